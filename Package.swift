@@ -1,0 +1,71 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "CurlBridge",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "CurlBridge", targets: ["CurlBridge"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.35.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.25.0"),
+    ],
+    targets: [
+        // libcurl, found through pkg-config, with typed wrappers for its variadic calls.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(
+            name: "CurlBridge",
+            dependencies: [
+                "CCurl",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Embedded loopback HTTP server for tests and examples; not part of the library product.
+        .target(
+            name: "CurlBridgeTestServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ]
+        ),
+        // A child process the tests start to check the blocking guard after `dispatchMain()`.
+        .executableTarget(
+            name: "CurlBridgeGuardProbe",
+            dependencies: ["CurlBridge"]
+        ),
+        .executableTarget(
+            name: "BlockingWorkers",
+            dependencies: ["CurlBridge", "CurlBridgeTestServer"],
+            path: "Examples/BlockingWorkers"
+        ),
+        .executableTarget(
+            name: "AsyncTasks",
+            dependencies: ["CurlBridge", "CurlBridgeTestServer"],
+            path: "Examples/AsyncTasks"
+        ),
+        .executableTarget(
+            name: "LegacyCallbacks",
+            dependencies: ["CurlBridge", "CurlBridgeTestServer"],
+            path: "Examples/LegacyCallbacks"
+        ),
+        .testTarget(
+            name: "CurlBridgeTests",
+            dependencies: ["CurlBridge", "CCurl", "CurlBridgeTestServer"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

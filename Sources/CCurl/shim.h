@@ -1,0 +1,79 @@
+// Typed wrappers for libcurl's variadic calls, which Swift cannot call directly,
+// and the few constants that are function-like macros in curl.h.
+#ifndef CURLBRIDGE_CCURL_SHIM_H
+#define CURLBRIDGE_CCURL_SHIM_H
+
+#include <curl/curl.h>
+
+static inline CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode ccurl_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode ccurl_easy_setopt_string(CURL *handle, CURLoption option, const char *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode ccurl_easy_setopt_pointer(CURL *handle, CURLoption option, void *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode ccurl_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode ccurl_easy_setopt_blob(CURL *handle, CURLoption option, struct curl_blob *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode ccurl_easy_setopt_write_function(CURL *handle, CURLoption option,
+                                                        curl_write_callback callback) {
+    return curl_easy_setopt(handle, option, callback);
+}
+
+static inline CURLcode ccurl_easy_setopt_read_function(CURL *handle, curl_read_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_READFUNCTION, callback);
+}
+
+static inline CURLcode ccurl_easy_setopt_seek_function(CURL *handle, curl_seek_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, callback);
+}
+
+static inline CURLcode ccurl_easy_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
+}
+
+static inline CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLcode ccurl_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLcode ccurl_easy_getinfo_string(CURL *handle, CURLINFO info, char **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLcode ccurl_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
+
+static const long ccurl_pause_all = CURLPAUSE_ALL;
+static const long ccurl_pause_continue = CURLPAUSE_CONT;
+static const size_t ccurl_writefunc_pause = CURL_WRITEFUNC_PAUSE;
+static const size_t ccurl_readfunc_abort = CURL_READFUNC_ABORT;
+static const int ccurl_seekfunc_ok = CURL_SEEKFUNC_OK;
+static const int ccurl_seekfunc_fail = CURL_SEEKFUNC_FAIL;
+static const unsigned int ccurl_header_origin = CURLH_HEADER;
+static const size_t ccurl_error_size = CURL_ERROR_SIZE;
+static const CURLversion ccurl_version_now = CURLVERSION_NOW;
+
+#endif

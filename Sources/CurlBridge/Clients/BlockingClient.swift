@@ -1,0 +1,85 @@
+import Dispatch
+import Synchronization
+
+/// Sends requests and waits for the response: for worker threads, scripts and command-line tools.
+///
+/// A blocking call freezes whatever thread makes it, so the client refuses — by throwing
+/// ``RequestError/Code/blockingRefused`` before sending anything — when called:
+/// - on the main thread or the main queue (also on Linux after `dispatchMain()`, where main-queue
+///   work runs off the main thread), unless ``Policy/allowsMainThread``;
+/// - inside a Swift concurrency task, where it would starve the cooperative pool, unless
+///   ``Policy/allowsInsideTasks``;
+/// - on a transport's own queue, where it would deadlock: never allowed.
+///
+/// ```swift
+/// Thread.detachNewThread {
+///     let user = try client.send(.get("users/42")).validate().decode(User.self)
+/// }
+/// ```
+public final class BlockingClient: Sendable {
+    /// Which of the refused contexts a client allows anyway.
+    public struct Policy: Sendable, Hashable {
+        /// Allow blocking the main thread and main queue; `false` by default. For command-line
+        /// programs with no UI and no run loop to freeze.
+        public var allowsMainThread: Bool
+        /// Allow blocking inside a Swift concurrency task; `false` by default.
+        public var allowsInsideTasks: Bool
+
+        /// Creates a policy; refuses both contexts by default.
+        public init(allowsMainThread: Bool = false, allowsInsideTasks: Bool = false) {
+            self.allowsMainThread = allowsMainThread
+            self.allowsInsideTasks = allowsInsideTasks
+        }
+    }
+
+    /// The transport requests go through.
+    public let transport: Transport
+    /// The contexts this client allows blocking in.
+    public let policy: Policy
+
+    /// Creates a client.
+    ///
+    /// - Parameters:
+    ///   - transport: The transport to send through.
+    ///   - policy: Contexts to allow blocking in anyway; none by default.
+    public init(transport: Transport, policy: Policy = Policy()) {
+        self.transport = transport
+        self.policy = policy
+    }
+
+    /// Sends `request` and waits for its response.
+    ///
+    /// The wait is bounded by the request's total timeout plus a two-second margin; if that
+    /// passes, the transfer is cancelled and ``RequestError/Code/totalTimedOut`` is thrown.
+    ///
+    /// - Throws: ``RequestError``: ``RequestError/Code/blockingRefused`` on an unsafe thread, or
+    ///   any failure of the request.
+    @available(*, noasync, message: "blocking calls starve Swift concurrency; use AsyncClient")
+    public func send(_ request: Request) throws(RequestError) -> Response {
+        if let refusal = BlockingGuard.refusal(policy) {
+            throw RequestError(.blockingRefused, refusal, method: request.method, url: request.url)
+        }
+        let outcome = Outcome()
+        let handle = transport.start(request, events: TransferEvents { result in
+            outcome.result.withLock { $0 = result }
+            outcome.done.signal()
+        })
+        let total = transport.configuration.timeouts.overridden(by: request.timeouts).total
+        let deadline = total.map { DispatchTime.now() + .milliseconds(($0 + .seconds(2)).roundedUpMilliseconds) } ?? .distantFuture
+        if outcome.done.wait(timeout: deadline) == .timedOut {
+            handle?.cancel()
+            throw RequestError(
+                .totalTimedOut, "no response within the total timeout plus a margin", method: request.method, url: request.url)
+        }
+        guard let result = outcome.result.withLock({ $0 }) else {
+            throw RequestError(.transportFailure, "the transfer signalled without a result", method: request.method, url: request.url)
+        }
+        return try result.get()
+    }
+
+    /// Where the transport's queue leaves the result for the waiting thread.
+    private final class Outcome: Sendable {
+        let result = Mutex<Result<Response, RequestError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+    }
+}

@@ -1,0 +1,63 @@
+import Dispatch
+
+/// Sends requests and reports each outcome to a completion handler: for code written in the
+/// NSURLSession / AFNetworking style.
+///
+/// The completion handler runs exactly once, always asynchronously (never inside `send`), on the
+/// queue chosen for the call, else the client's completion queue.
+///
+/// ```swift
+/// let task = client.send(.get("feed")) { result in
+///     switch result { case .success(let response): …; case .failure(let error): … }
+/// }
+/// task.cancel()
+/// ```
+public final class CallbackClient: Sendable {
+    /// The transport requests go through.
+    public let transport: Transport
+    /// Where completion handlers run unless a call names another queue.
+    public let completionQueue: DispatchQueue
+
+    /// Creates a client.
+    ///
+    /// - Parameters:
+    ///   - transport: The transport to send through.
+    ///   - completionQueue: Where completion handlers run by default; a serial queue of the
+    ///     client's own unless given. Not the main queue by default: a Linux command-line program
+    ///     may never drain it.
+    public init(transport: Transport, completionQueue: DispatchQueue? = nil) {
+        self.transport = transport
+        self.completionQueue = completionQueue ?? DispatchQueue(label: "CurlBridge.CallbackClient")
+    }
+
+    /// Sends `request`; `completion` receives the response or the error, exactly once.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - queue: Where `completion` runs; the client's ``completionQueue`` when `nil`.
+    ///   - completion: Receives the outcome. A cancelled request reports ``RequestError/Code/cancelled``.
+    /// - Returns: A task that can cancel the request.
+    @discardableResult
+    public func send(
+        _ request: Request,
+        queue: DispatchQueue? = nil,
+        completion: @escaping @Sendable (Result<Response, RequestError>) -> Void
+    ) -> CallbackTask {
+        let queue = queue ?? completionQueue
+        let handle = transport.start(request, events: TransferEvents { result in
+            queue.async { completion(result) }
+        })
+        return CallbackTask(handle: handle)
+    }
+}
+
+/// A request started by a ``CallbackClient``, which can be cancelled from any thread.
+public struct CallbackTask: Sendable {
+    let handle: TransferHandle?
+
+    /// Cancels the request. Its completion handler still runs exactly once: with
+    /// ``RequestError/Code/cancelled``, or with the outcome if it had already finished.
+    public func cancel() {
+        handle?.cancel()
+    }
+}

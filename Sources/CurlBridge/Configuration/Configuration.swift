@@ -1,0 +1,69 @@
+import Foundation
+import HTTPTypes
+import Logging
+
+/// Everything a ``Transport`` needs to know before it sends its first request.
+public struct Configuration: Sendable {
+    /// The URL that relative request paths resolve against; `nil` by default (every request must
+    /// then use an absolute URL).
+    public var baseURL: URL?
+    /// Timeouts applied to every request unless the request overrides them; ``Timeouts/standard``
+    /// by default.
+    public var timeouts: Timeouts
+    /// Headers sent with every request; a request's own header of the same name wins.
+    /// By default a `User-Agent` naming CurlBridge and libcurl.
+    public var defaultHeaders: HTTPFields
+    /// How servers are verified over TLS; system CAs with verification on by default.
+    public var tls: TLSConfiguration
+    /// Connection limits; unlimited by default.
+    public var connectionLimits: ConnectionLimits
+    /// The HTTP version to ask for; ``HTTPVersionPreference/http2OverTLS`` by default.
+    public var httpVersion: HTTPVersionPreference
+    /// The largest response body held in memory, counted after content decoding; 64 MiB by
+    /// default. A larger body fails with ``RequestError/Code/bodyTooLarge``.
+    public var maximumBodySize: Int
+    /// Whether to ask for and transparently decode gzip, deflate, brotli and zstd bodies;
+    /// `true` by default.
+    public var decodesContentEncoding: Bool
+    /// libcurl's receive buffer per transfer (`CURLOPT_BUFFERSIZE`); 512 KiB by default, which
+    /// more than doubles throughput of large downloads over the 16 KiB curl default.
+    public var receiveBufferSize: Int
+    /// Where the transport logs; a logger labelled `"CurlBridge"` by default.
+    public var logger: Logger
+
+    /// Creates a configuration; every parameter has the default documented on its property.
+    public init(
+        baseURL: URL? = nil,
+        timeouts: Timeouts = .standard,
+        defaultHeaders: HTTPFields = Configuration.standardHeaders,
+        tls: TLSConfiguration = TLSConfiguration(),
+        connectionLimits: ConnectionLimits = ConnectionLimits(),
+        httpVersion: HTTPVersionPreference = .http2OverTLS,
+        maximumBodySize: Int = 64 << 20,
+        decodesContentEncoding: Bool = true,
+        receiveBufferSize: Int = 512 << 10,
+        logger: Logger = Logger(label: "CurlBridge")
+    ) {
+        self.baseURL = baseURL
+        self.timeouts = timeouts
+        self.defaultHeaders = defaultHeaders
+        self.tls = tls
+        self.connectionLimits = connectionLimits
+        self.httpVersion = httpVersion
+        self.maximumBodySize = maximumBodySize
+        self.decodesContentEncoding = decodesContentEncoding
+        self.receiveBufferSize = receiveBufferSize
+        self.logger = logger
+    }
+
+    /// The default headers: `User-Agent: CurlBridge/<version> libcurl/<version>`.
+    public static var standardHeaders: HTTPFields {
+        [.userAgent: "CurlBridge/\(CurlBridgeVersion.current) libcurl/\(CurlGlobal.libcurlVersion)"]
+    }
+}
+
+/// The version of this library.
+public enum CurlBridgeVersion {
+    /// The version string, e.g. `"0.1.0"`.
+    public static let current = "0.1.0"
+}

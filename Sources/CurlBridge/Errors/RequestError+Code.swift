@@ -1,0 +1,92 @@
+extension RequestError {
+    /// What kind of failure a ``RequestError`` is.
+    ///
+    /// A struct with static members, so that adding a code in a later release breaks no caller's
+    /// `switch` (write a `default:` case). ``description`` is short, stable and safe to use as a
+    /// metric label.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Kind: String, Sendable {
+            case invalidURL, unsupportedScheme, invalidMethod, invalidHeader, encodingFailed
+            case connectTimedOut, idleTimedOut, totalTimedOut
+            case cancelled
+            case hostNotFound, connectFailed, tlsFailure, pinningMismatch
+            case connectionLost, responseTruncated, protocolError
+            case tooManyRedirects, insecureRedirect
+            case unacceptableStatus, unacceptableContentType, decodingFailed
+            case bodyTooLarge, fileIO
+            case blockingRefused, transportShutDown, transportFailure
+        }
+
+        private let kind: Kind
+
+        private init(_ kind: Kind) { self.kind = kind }
+
+        /// The stable short name of the code, e.g. `"idleTimedOut"`.
+        public var description: String { kind.rawValue }
+
+        /// The URL could not be parsed, or a relative URL had no base URL to resolve against.
+        public static let invalidURL = Code(.invalidURL)
+        /// The URL's scheme is not `http` or `https`.
+        public static let unsupportedScheme = Code(.unsupportedScheme)
+        /// The method is not a valid HTTP token (for example it contains CR, LF, NUL or a space).
+        public static let invalidMethod = Code(.invalidMethod)
+        /// A header name is not a valid token, or a value contains CR, LF or NUL.
+        public static let invalidHeader = Code(.invalidHeader)
+        /// A body value could not be encoded (see ``RequestError/underlying``).
+        public static let encodingFailed = Code(.encodingFailed)
+
+        /// The connection (TCP and TLS handshake) was not established within the connect timeout.
+        public static let connectTimedOut = Code(.connectTimedOut)
+        /// No byte was sent or received for longer than the idle timeout.
+        public static let idleTimedOut = Code(.idleTimedOut)
+        /// The whole request took longer than the total timeout.
+        public static let totalTimedOut = Code(.totalTimedOut)
+
+        /// The request was cancelled: by its handle, by task cancellation or by `cancelAll()`.
+        public static let cancelled = Code(.cancelled)
+
+        /// The host name could not be resolved.
+        public static let hostNotFound = Code(.hostNotFound)
+        /// The TCP connection could not be made (refused, unreachable).
+        public static let connectFailed = Code(.connectFailed)
+        /// The TLS handshake or certificate verification failed.
+        public static let tlsFailure = Code(.tlsFailure)
+        /// The server's public key did not match the pinned key.
+        public static let pinningMismatch = Code(.pinningMismatch)
+        /// The connection failed while sending or receiving, or the server replied with nothing.
+        public static let connectionLost = Code(.connectionLost)
+        /// The server closed the connection before sending the whole body it announced.
+        public static let responseTruncated = Code(.responseTruncated)
+        /// The server's reply violated HTTP (malformed headers, HTTP/2 stream error, bad encoding).
+        public static let protocolError = Code(.protocolError)
+
+        /// More redirects than the configured maximum.
+        public static let tooManyRedirects = Code(.tooManyRedirects)
+        /// A redirect would downgrade from https to http, or leave the allowed protocols.
+        public static let insecureRedirect = Code(.insecureRedirect)
+
+        /// Validation found a status code outside the acceptable set.
+        public static let unacceptableStatus = Code(.unacceptableStatus)
+        /// Validation found a content type outside the acceptable set.
+        public static let unacceptableContentType = Code(.unacceptableContentType)
+        /// The response body could not be decoded into the requested type.
+        public static let decodingFailed = Code(.decodingFailed)
+
+        /// The response body exceeded the in-memory cap (counted after content decoding).
+        public static let bodyTooLarge = Code(.bodyTooLarge)
+        /// Reading or writing a local file failed.
+        public static let fileIO = Code(.fileIO)
+
+        /// A blocking call was refused because it was made on a thread where it would freeze or deadlock.
+        public static let blockingRefused = Code(.blockingRefused)
+        /// The transport has been shut down and accepts no new requests.
+        public static let transportShutDown = Code(.transportShutDown)
+        /// Any other failure inside libcurl (see ``RequestError/curlCode`` and ``RequestError/curlMessage``).
+        public static let transportFailure = Code(.transportFailure)
+
+        /// Whether this code is one of the three timeouts.
+        public var isTimeout: Bool {
+            self == .connectTimedOut || self == .idleTimedOut || self == .totalTimedOut
+        }
+    }
+}

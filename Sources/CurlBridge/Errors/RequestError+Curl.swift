@@ -1,0 +1,71 @@
+internal import CCurl
+
+// The one place where libcurl's result codes become CurlBridge error codes.
+
+extension RequestError.Code {
+    /// The code for a transfer that curl finished with `result`.
+    ///
+    /// - Parameters:
+    ///   - result: The `CURLcode` the transfer ended with.
+    ///   - reachedTotalDeadline: Whether the transfer had run for its whole total timeout; curl reports
+    ///     the connect and the total timeout with the same `CURLE_OPERATION_TIMEDOUT`, and this tells
+    ///     them apart.
+    init(curlResult result: CURLcode, reachedTotalDeadline: Bool) {
+        switch result {
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            self = .unsupportedScheme
+        case CURLE_URL_MALFORMAT:
+            self = .invalidURL
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+            self = .hostNotFound
+        case CURLE_COULDNT_CONNECT, CURLE_INTERFACE_FAILED, CURLE_PROXY, CURLE_QUIC_CONNECT_ERROR:
+            self = .connectFailed
+        case CURLE_OPERATION_TIMEDOUT:
+            self = reachedTotalDeadline ? .totalTimedOut : .connectTimedOut
+        case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED,
+            CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_PEER_FAILED_VERIFICATION,
+            CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_SHUTDOWN_FAILED,
+            CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_INVALIDCERTSTATUS,
+            CURLE_SSL_CLIENTCERT, CURLE_USE_SSL_FAILED:
+            self = .tlsFailure
+        case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+            self = .pinningMismatch
+        case CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR:
+            self = .connectionLost
+        case CURLE_PARTIAL_FILE:
+            self = .responseTruncated
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_HTTP3,
+            CURLE_BAD_CONTENT_ENCODING, CURLE_RANGE_ERROR:
+            self = .protocolError
+        case CURLE_TOO_MANY_REDIRECTS:
+            self = .tooManyRedirects
+        case CURLE_HTTP_RETURNED_ERROR:
+            self = .unacceptableStatus
+        case CURLE_FILESIZE_EXCEEDED:
+            self = .bodyTooLarge
+        case CURLE_READ_ERROR, CURLE_FILE_COULDNT_READ_FILE:
+            self = .fileIO
+        case CURLE_ABORTED_BY_CALLBACK:
+            self = .cancelled
+        default:
+            self = .transportFailure
+        }
+    }
+}
+
+extension RequestError {
+    /// The error for a transfer that curl finished with `result`, keeping curl's own texts.
+    ///
+    /// - Parameters:
+    ///   - result: The `CURLcode`.
+    ///   - errorBuffer: The contents of the transfer's `CURLOPT_ERRORBUFFER` (may be empty).
+    ///   - reachedTotalDeadline: See ``RequestError/Code/init(curlResult:reachedTotalDeadline:)``.
+    init(curlResult result: CURLcode, errorBuffer: String, reachedTotalDeadline: Bool) {
+        let code = Code(curlResult: result, reachedTotalDeadline: reachedTotalDeadline)
+        let summary = String(cString: curl_easy_strerror(result))
+        self.init(
+            code, errorBuffer.isEmpty ? summary : errorBuffer,
+            curlCode: Int(result.rawValue), curlMessage: errorBuffer.isEmpty ? summary : errorBuffer
+        )
+    }
+}

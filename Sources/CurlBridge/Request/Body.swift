@@ -1,0 +1,71 @@
+import Foundation
+
+extension Request {
+    /// A request body: the bytes to send and, when known, their content type.
+    public struct Body: Sendable, Hashable {
+        /// The bytes sent.
+        public var data: Data
+        /// The `Content-Type` sent when the request sets none itself; `nil` sends none.
+        public var contentType: String?
+
+        /// Creates a body.
+        public init(data: Data, contentType: String?) {
+            self.data = data
+            self.contentType = contentType
+        }
+    }
+}
+
+extension Request {
+    /// This request with raw bytes as its body.
+    ///
+    /// - Parameters:
+    ///   - data: The bytes.
+    ///   - contentType: Sent as `Content-Type` unless the request sets one; `application/octet-stream` by default.
+    public func body(_ data: Data, contentType: String? = "application/octet-stream") -> Request {
+        var copy = self
+        copy.body = Body(data: data, contentType: contentType)
+        return copy
+    }
+
+    /// This request with text as its body, encoded as UTF-8.
+    ///
+    /// - Parameters:
+    ///   - text: The text.
+    ///   - contentType: `text/plain; charset=utf-8` by default.
+    public func body(_ text: String, contentType: String? = "text/plain; charset=utf-8") -> Request {
+        body(Data(text.utf8), contentType: contentType)
+    }
+
+    /// This request with a JSON body encoded from `value`, and `Content-Type: application/json`.
+    ///
+    /// Encoding happens now; a failure is reported at send time as
+    /// ``RequestError/Code/encodingFailed`` with the `EncodingError` as ``RequestError/underlying``.
+    ///
+    /// - Parameters:
+    ///   - value: The value to encode.
+    ///   - encoder: The encoder to use; a default `JSONEncoder` unless given.
+    public func json<Value: Encodable>(_ value: Value, encoder: JSONEncoder = JSONEncoder()) -> Request {
+        do {
+            return body(try encoder.encode(value), contentType: "application/json")
+        } catch {
+            return failing(.encodingFailed, "the JSON body could not be encoded: \(error)", underlying: error)
+        }
+    }
+
+    /// This request with a URL-encoded form body (`application/x-www-form-urlencoded`), names and
+    /// values percent-encoded per RFC 3986 with spaces as `+`, as HTML forms send them.
+    public func form(_ fields: [URLQueryItem]) -> Request {
+        let encoded = fields.map { item in
+            let name = PercentEncoding.formEncoded(item.name)
+            guard let value = item.value else { return name }
+            return name + "=" + PercentEncoding.formEncoded(value)
+        }.joined(separator: "&")
+        return body(Data(encoded.utf8), contentType: "application/x-www-form-urlencoded")
+    }
+
+    /// This request with a URL-encoded form body from name/value pairs, in order.
+    public func form(_ fields: KeyValuePairs<String, String>) -> Request {
+        form(fields.map { URLQueryItem(name: $0.key, value: $0.value) })
+    }
+}

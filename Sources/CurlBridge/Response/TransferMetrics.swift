@@ -1,0 +1,54 @@
+/// How a transfer went, as libcurl measured it (`CURLINFO_*_TIME_T` and friends).
+///
+/// Times are measured from the start of the transfer; a phase that did not happen (no TLS, a
+/// reused connection) reports zero.
+public struct TransferMetrics: Sendable, Hashable {
+    /// Until the host name was resolved.
+    public var nameLookup: Duration
+    /// Until the TCP connection was established.
+    public var connect: Duration
+    /// Until the TLS handshake finished.
+    public var tlsHandshake: Duration
+    /// Until the request was about to be sent.
+    public var preTransfer: Duration
+    /// Until the first response byte arrived.
+    public var firstByte: Duration
+    /// The whole transfer.
+    public var total: Duration
+    /// Request bytes sent (body).
+    public var bytesSent: Int64
+    /// Response body bytes received, as on the wire.
+    public var bytesReceived: Int64
+    /// Response header bytes received.
+    public var headerBytes: Int
+    /// Whether the transfer used an already open connection (keep-alive or an HTTP/2 connection
+    /// shared with other requests).
+    public var reusedConnection: Bool
+    /// The local TCP port of the connection; transfers that share a connection share it.
+    public var localPort: Int
+    /// The server's IP address.
+    public var remoteAddress: String
+    /// The server's port.
+    public var remotePort: Int
+
+    /// Creates metrics.
+    public init(
+        nameLookup: Duration, connect: Duration, tlsHandshake: Duration, preTransfer: Duration,
+        firstByte: Duration, total: Duration, bytesSent: Int64, bytesReceived: Int64, headerBytes: Int,
+        reusedConnection: Bool, localPort: Int, remoteAddress: String, remotePort: Int
+    ) {
+        self.nameLookup = nameLookup
+        self.connect = connect
+        self.tlsHandshake = tlsHandshake
+        self.preTransfer = preTransfer
+        self.firstByte = firstByte
+        self.total = total
+        self.bytesSent = bytesSent
+        self.bytesReceived = bytesReceived
+        self.headerBytes = headerBytes
+        self.reusedConnection = reusedConnection
+        self.localPort = localPort
+        self.remoteAddress = remoteAddress
+        self.remotePort = remotePort
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+internal import CCurl
+
+/// One libcurl easy handle: one transfer's options and state.
+///
+/// Not `Sendable`: it lives and dies on its transport's queue. It is cleaned up when released,
+/// which the loop only lets happen after the handle has left the multi handle, so no curl
+/// callback can reach it any more.
+final class CurlEasyHandle {
+    /// The `CURL *`.
+    let raw: UnsafeMutableRawPointer
+    /// The header list handed to `CURLOPT_HTTPHEADER`; curl does not copy it.
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// The buffer curl writes its error text into (`CURLOPT_ERRORBUFFER`).
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+
+    /// Creates an easy handle with its error buffer installed.
+    ///
+    /// - Throws: ``RequestError/Code/transportFailure`` when curl cannot make one.
+    init() throws(RequestError) {
+        try CurlGlobal.ensureInitialized()
+        guard let handle = curl_easy_init() else {
+            throw RequestError(.transportFailure, "curl_easy_init returned no handle")
+        }
+        raw = handle
+        errorBuffer = .allocate(capacity: ccurl_error_size)
+        errorBuffer.initialize(to: 0)
+        ccurl_easy_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer)
+    }
+
+    deinit {
+        curl_easy_cleanup(raw)
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+    }
+
+    /// curl's error text for the last failure of this handle, or `""`.
+    var errorText: String { String(cString: errorBuffer) }
+
+    /// Sets an integer option.
+    func set(_ option: CURLoption, _ value: Int) throws(RequestError) {
+        try check(ccurl_easy_setopt_long(raw, option, value), option)
+    }
+
+    /// Sets a large integer option (`curl_off_t`).
+    func set(_ option: CURLoption, offset value: Int64) throws(RequestError) {
+        try check(ccurl_easy_setopt_off_t(raw, option, curl_off_t(value)), option)
+    }
+
+    /// Sets a string option; curl copies the string.
+    func set(_ option: CURLoption, _ value: String) throws(RequestError) {
+        try check(ccurl_easy_setopt_string(raw, option, value), option)
+    }
+
+    /// Sets a pointer option (callback user data).
+    func set(_ option: CURLoption, pointer value: UnsafeMutableRawPointer?) throws(RequestError) {
+        try check(ccurl_easy_setopt_pointer(raw, option, value), option)
+    }
+
+    /// Sets a blob option; curl copies the bytes.
+    func set(_ option: CURLoption, blob bytes: [UInt8]) throws(RequestError) {
+        var bytes = bytes
+        let result = bytes.withUnsafeMutableBytes { buffer in
+            var blob = curl_blob(data: buffer.baseAddress, len: buffer.count, flags: UInt32(CURL_BLOB_COPY))
+            return ccurl_easy_setopt_blob(raw, option, &blob)
+        }
+        try check(result, option)
+    }
+
+    /// Installs `lines` as the request's header list (`CURLOPT_HTTPHEADER`).
+    func setHeaderLines(_ lines: [String]) throws(RequestError) {
+        var list: UnsafeMutablePointer<curl_slist>?
+        for line in lines {
+            guard let extended = curl_slist_append(list, line) else {
+                curl_slist_free_all(list)
+                throw RequestError(.transportFailure, "curl_slist_append failed")
+            }
+            list = extended
+        }
+        curl_slist_free_all(headerList)
+        headerList = list
+        try check(ccurl_easy_setopt_slist(raw, CURLOPT_HTTPHEADER, list), CURLOPT_HTTPHEADER)
+    }
+
+    /// Turns a failed `curl_easy_setopt` into an error naming the option.
+    func check(_ result: CURLcode, _ option: CURLoption) throws(RequestError) {
+        guard result == CURLE_OK else {
+            let text = String(cString: curl_easy_strerror(result))
+            throw RequestError(
+                .transportFailure, "curl rejected option \(option.rawValue): \(text)",
+                curlCode: Int(result.rawValue), curlMessage: text)
+        }
+    }
+}
+
+extension CurlEasyHandle {
+    /// An integer transfer fact (`CURLINFO_*` of type long); 0 when curl has none.
+    func info(long info: CURLINFO) -> Int {
+        var value = 0
+        return ccurl_easy_getinfo_long(raw, info, &value) == CURLE_OK ? value : 0
+    }
+
+    /// A large integer transfer fact (`curl_off_t`); 0 when curl has none.
+    func info(offset info: CURLINFO) -> Int64 {
+        var value: curl_off_t = 0
+        return ccurl_easy_getinfo_off_t(raw, info, &value) == CURLE_OK ? Int64(value) : 0
+    }
+
+    /// A string transfer fact; `""` when curl has none.
+    func info(string info: CURLINFO) -> String {
+        var value: UnsafeMutablePointer<CChar>?
+        guard ccurl_easy_getinfo_string(raw, info, &value) == CURLE_OK, let value else { return "" }
+        return String(cString: value)
+    }
+
+    /// A time fact (`*_TIME_T`, microseconds) as a duration.
+    func info(duration info: CURLINFO) -> Duration {
+        .microseconds(self.info(offset: info))
+    }
+}

@@ -1,0 +1,48 @@
+internal import CCurl
+
+/// The options a transport applies to every easy handle, computed once from its ``Configuration``.
+struct CurlEasyOptions: Sendable {
+    /// In-memory CA certificates (PEM) that replace the system store, if any.
+    let trustedCertificates: [UInt8]?
+    /// Whether to verify peer certificate and host name.
+    let verifiesPeer: Bool
+    /// `CURLOPT_HTTP_VERSION`.
+    let httpVersion: Int
+    /// Whether to ask for every content encoding curl can decode.
+    let decodesContentEncoding: Bool
+    /// `CURLOPT_BUFFERSIZE`.
+    let receiveBufferSize: Int
+
+    /// The options for `configuration`.
+    init(_ configuration: Configuration) {
+        trustedCertificates = configuration.tls.trustedCertificatesPEM.map { Array($0.utf8) }
+        verifiesPeer = configuration.tls.verifiesPeer
+        httpVersion = configuration.httpVersion.curlValue
+        decodesContentEncoding = configuration.decodesContentEncoding
+        receiveBufferSize = configuration.receiveBufferSize
+    }
+
+    /// Applies these options, and the safe defaults every transfer gets, to `easy`.
+    func apply(to easy: CurlEasyHandle, url: String) throws(RequestError) {
+        try easy.set(CURLOPT_NOSIGNAL, 1)
+        try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        try easy.set(CURLOPT_FOLLOWLOCATION, 0)
+        try easy.set(CURLOPT_HTTP_VERSION, httpVersion)
+        if httpVersion == HTTPVersionPreference.http2OverTLS.curlValue, url.utf8.starts(with: "https:".utf8) {
+            // Wait for a connection being set up to say whether it multiplexes, instead of opening another.
+            try easy.set(CURLOPT_PIPEWAIT, 1)
+        }
+        if decodesContentEncoding {
+            try easy.set(CURLOPT_ACCEPT_ENCODING, "")
+        }
+        try easy.set(CURLOPT_BUFFERSIZE, receiveBufferSize)
+        if let trustedCertificates {
+            try easy.set(CURLOPT_CAINFO_BLOB, blob: trustedCertificates)
+        }
+        if !verifiesPeer {
+            try easy.set(CURLOPT_SSL_VERIFYPEER, 0)
+            try easy.set(CURLOPT_SSL_VERIFYHOST, 0)
+        }
+    }
+}

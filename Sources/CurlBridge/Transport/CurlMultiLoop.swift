@@ -1,0 +1,319 @@
+import Dispatch
+import Synchronization
+internal import CCurl
+
+/// The one place that drives curl: a multi handle and the serial queue that owns it.
+///
+/// How it works
+/// ------------
+/// While transfers are in flight, the queue runs this loop; when none are, it returns and the
+/// queue holds no thread:
+///
+///     loop:
+///         take the inbox                          ─┐ under the inbox lock; if nothing is in
+///         nothing in flight and inbox empty? stop ─┘ flight and nothing came, mark idle, return
+///         apply the commands (start, cancel, pause, resume, cancel all)
+///         curl_multi_perform      curl does I/O and calls our write/read/header callbacks
+///         curl_multi_info_read    finished transfers complete, exactly once each
+///         expire idle transfers
+///         curl_multi_poll         sleep until a socket is ready, curl's timer, our nearest idle
+///                                 deadline, or curl_multi_wakeup from `submit`
+///
+/// Other threads never touch curl. `submit` appends a command under the lock and then either
+/// wakes the running loop (`curl_multi_wakeup`, called under the same lock so it can never race
+/// the multi's cleanup) or, when the loop is idle, marks it running and dispatches it. Because
+/// "running" is decided under the lock that guards the inbox, no command is ever stranded.
+///
+/// `@unchecked Sendable`: the multi handle, the transfer table and every easy handle are touched
+/// only by `run()` (and by `deinit`, when no transfer can exist). `run()` executes on `queue`, and
+/// at most one `run()` is active at a time because it is started only by the caller that flips
+/// `Inbox.isRunning` from false to true, under the lock, and that flag goes back to false only
+/// as `run()` returns. Everything else is immutable or inside the `Mutex`.
+final class CurlMultiLoop: @unchecked Sendable {
+    /// A request to the loop from any thread.
+    enum Command: Sendable {
+        case start(id: UInt64, request: PreparedRequest, events: TransferEvents)
+        case cancel(UInt64)
+        case pause(UInt64)
+        case resume(UInt64)
+        case cancelAll
+    }
+
+    /// The loop's lifecycle.
+    private enum State {
+        /// Accepting requests.
+        case open
+        /// Finishing in-flight transfers, refusing new ones.
+        case shuttingDown
+        /// The multi handle is gone.
+        case closed
+    }
+
+    /// What other threads share with the loop.
+    private struct Inbox: ~Copyable {
+        var commands: [Command] = []
+        var isRunning = false
+        var state = State.open
+        var onClosed: [@Sendable () -> Void] = []
+    }
+
+    /// The queue that owns the multi handle; every curl call happens on it.
+    let queue: DispatchQueue
+    /// The `CURLM *`.
+    private let multi: UnsafeMutableRawPointer
+    /// Options applied to each easy handle.
+    private let easyOptions: CurlEasyOptions
+    /// Commands and the running flag, shared with other threads.
+    private let inbox = Mutex(Inbox())
+    /// Source of transfer numbers.
+    private let nextID = Atomic<UInt64>(1)
+
+    // Queue-confined state (see the type's comment).
+    /// Transfers in flight, by number; holding them here keeps curl's callback pointers valid.
+    private var transfers: [UInt64: CurlTransfer] = [:]
+    /// The earliest moment an idle timeout could expire, in uptime nanoseconds.
+    private var nextIdleCheck: UInt64?
+
+    /// Marks the loops' queues, so the blocking guard can refuse to wait on one of them.
+    static let queueKey = DispatchSpecificKey<Bool>()
+
+    /// Creates a loop with its multi handle.
+    ///
+    /// - Throws: ``RequestError`` if curl cannot be initialised or make a multi handle.
+    init(label: String, configuration: Configuration) throws(RequestError) {
+        try CurlGlobal.ensureInitialized()
+        guard let multi = curl_multi_init() else {
+            throw RequestError(.transportFailure, "curl_multi_init returned no handle")
+        }
+        self.multi = multi
+        self.easyOptions = CurlEasyOptions(configuration)
+        self.queue = DispatchQueue(label: label)
+        queue.setSpecific(key: Self.queueKey, value: true)
+        let limits = configuration.connectionLimits
+        ccurl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, limits.total)
+        ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.perHost)
+        if limits.idleCached > 0 {
+            ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, limits.idleCached)
+        }
+    }
+
+    deinit {
+        // `run()` retains the loop, so a loop being released is idle and holds no transfer.
+        let isClosed = inbox.withLock { $0.state == .closed }
+        if !isClosed { curl_multi_cleanup(multi) }
+    }
+
+    /// A new transfer number.
+    func makeTransferID() -> UInt64 {
+        nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+    }
+
+    /// Hands `command` to the loop, from any thread.
+    ///
+    /// - Returns: `false` when the loop no longer accepts it: a start after shutdown began, or
+    ///   anything after the loop closed.
+    @discardableResult
+    func submit(_ command: Command) -> Bool {
+        let dispatch: Bool? = inbox.withLock { inbox in
+            switch (inbox.state, command) {
+            case (.closed, _), (.shuttingDown, .start): return nil
+            default: break
+            }
+            inbox.commands.append(command)
+            if inbox.isRunning {
+                curl_multi_wakeup(multi)
+                return false
+            }
+            inbox.isRunning = true
+            return true
+        }
+        guard let dispatch else { return false }
+        if dispatch { queue.async { self.run() } }
+        return true
+    }
+
+    /// Stops accepting new transfers, lets those in flight finish, then releases the multi handle
+    /// and calls `onClosed` (at once, if the loop is already closed).
+    func shutdown(onClosed: @escaping @Sendable () -> Void) {
+        let action: (dispatch: Bool, alreadyClosed: Bool) = inbox.withLock { inbox in
+            if inbox.state == .closed { return (false, true) }
+            inbox.state = .shuttingDown
+            inbox.onClosed.append(onClosed)
+            if inbox.isRunning {
+                curl_multi_wakeup(multi)
+                return (false, false)
+            }
+            inbox.isRunning = true
+            return (true, false)
+        }
+        if action.alreadyClosed { onClosed() }
+        if action.dispatch { queue.async { self.run() } }
+    }
+
+    // MARK: The loop (on `queue`)
+
+    private func run() {
+        while true {
+            guard let commands = takeCommandsOrStop() else { return }
+            for command in commands { apply(command) }
+            var running: Int32 = 0
+            let performed = curl_multi_perform(multi, &running)
+            if performed != CURLM_OK { failAll(performed, during: "curl_multi_perform") }
+            completeFinishedTransfers()
+            expireIdleTransfers()
+            if transfers.isEmpty { continue }
+            let polled = curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(), nil)
+            if polled != CURLM_OK { failAll(polled, during: "curl_multi_poll") }
+        }
+    }
+
+    /// What the loop does after looking at the inbox.
+    private enum NextStep {
+        /// Apply these commands (possibly none) and drive curl.
+        case drive([Command])
+        /// Nothing in flight, nothing asked: the loop is marked idle.
+        case stop
+        /// Nothing in flight during shutdown: the loop is marked closed; release curl, then notify.
+        case close([@Sendable () -> Void])
+    }
+
+    /// The pending commands; or `nil` — after marking the loop idle, and closing it if it was
+    /// shutting down — when there are none and nothing is in flight.
+    private func takeCommandsOrStop() -> [Command]? {
+        let isIdle = transfers.isEmpty
+        let next: NextStep = inbox.withLock { inbox in
+            if !inbox.commands.isEmpty {
+                defer { inbox.commands.removeAll(keepingCapacity: true) }
+                return .drive(inbox.commands)
+            }
+            guard isIdle else { return .drive([]) }
+            inbox.isRunning = false
+            guard inbox.state == .shuttingDown else { return .stop }
+            inbox.state = .closed
+            defer { inbox.onClosed = [] }
+            return .close(inbox.onClosed)
+        }
+        switch next {
+        case .drive(let commands):
+            return commands
+        case .stop:
+            return nil
+        case .close(let onClosed):
+            curl_multi_cleanup(multi)
+            for notify in onClosed { notify() }
+            return nil
+        }
+    }
+
+    private func apply(_ command: Command) {
+        switch command {
+        case .start(let id, let request, let events):
+            begin(id: id, request: request, events: events)
+        case .cancel(let id):
+            if let transfer = transfers[id] {
+                finish(transfer, .failure(RequestError(
+                    .cancelled, "the request was cancelled", method: transfer.request.method, url: transfer.request.url)))
+            }
+        case .pause(let id):
+            transfers[id]?.pause()
+        case .resume(let id):
+            guard let transfer = transfers[id] else { return }
+            transfer.resume()
+            scheduleIdleCheck(for: transfer)
+        case .cancelAll:
+            for transfer in transfers.values {
+                finish(transfer, .failure(RequestError(
+                    .cancelled, "all requests were cancelled", method: transfer.request.method, url: transfer.request.url)))
+            }
+        }
+    }
+
+    /// Creates the transfer's easy handle and adds it to the multi handle.
+    private func begin(id: UInt64, request: PreparedRequest, events: TransferEvents) {
+        let transfer: CurlTransfer
+        do {
+            transfer = try CurlTransfer(id: id, request: request, events: events, options: easyOptions)
+        } catch {
+            events.onComplete(.failure(error.attributed(to: request.method, url: request.url)))
+            return
+        }
+        let added = curl_multi_add_handle(multi, transfer.easy.raw)
+        guard added == CURLM_OK else {
+            events.onComplete(.failure(multiError(added, during: "curl_multi_add_handle")
+                .attributed(to: request.method, url: request.url)))
+            return
+        }
+        transfers[id] = transfer
+        scheduleIdleCheck(for: transfer)
+    }
+
+    /// Removes the transfer from curl and reports its outcome: the only way a transfer ends.
+    private func finish(_ transfer: CurlTransfer, _ outcome: Result<Response, RequestError>) {
+        curl_multi_remove_handle(multi, transfer.easy.raw)
+        transfers[transfer.id] = nil
+        transfer.events.onComplete(outcome)
+    }
+
+    private func completeFinishedTransfers() {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            let result = message.pointee.data.result
+            var context: UnsafeMutableRawPointer?
+            guard ccurl_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &context) == CURLE_OK, let context else { continue }
+            let transfer = CurlTransfer.from(context)
+            finish(transfer, transfer.outcome(of: result))
+        }
+    }
+
+    // MARK: Idle timeouts
+
+    /// Makes sure the loop looks at `transfer` no later than its idle deadline.
+    private func scheduleIdleCheck(for transfer: CurlTransfer) {
+        guard let idle = transfer.request.idleTimeoutNanoseconds else { return }
+        let deadline = transfer.lastActivity &+ idle
+        nextIdleCheck = min(nextIdleCheck ?? deadline, deadline)
+    }
+
+    /// Fails transfers that moved no byte for their idle timeout. Activity only pushes deadlines
+    /// later, so the table is scanned only when the earliest possible deadline has passed.
+    private func expireIdleTransfers() {
+        guard let check = nextIdleCheck else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now >= check else { return }
+        nextIdleCheck = nil
+        for transfer in transfers.values where !transfer.isPaused {
+            guard let idle = transfer.request.idleTimeoutNanoseconds else { continue }
+            if now - min(now, transfer.lastActivity) >= idle {
+                finish(transfer, .failure(RequestError(
+                    .idleTimedOut, "no byte was sent or received for \(idle / 1_000_000) ms",
+                    method: transfer.request.method, url: transfer.request.url)))
+            } else {
+                scheduleIdleCheck(for: transfer)
+            }
+        }
+    }
+
+    /// How long `curl_multi_poll` may sleep: until the nearest idle deadline, at most a second
+    /// (curl shortens it further for its own timers).
+    private func pollTimeoutMilliseconds() -> Int32 {
+        guard let check = nextIdleCheck else { return 1000 }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard check > now else { return 0 }
+        return Int32(min(1000, (check - now + 999_999) / 1_000_000))
+    }
+
+    // MARK: Failures of the multi handle itself
+
+    private func multiError(_ code: CURLMcode, during call: String) -> RequestError {
+        RequestError(.transportFailure, "\(call) failed: \(String(cString: curl_multi_strerror(code)))", curlCode: Int(code.rawValue))
+    }
+
+    /// Fails every transfer in flight after the multi handle itself reported an error.
+    private func failAll(_ code: CURLMcode, during call: String) {
+        let error = multiError(code, during: call)
+        for transfer in transfers.values {
+            finish(transfer, .failure(error.attributed(to: transfer.request.method, url: transfer.request.url)))
+        }
+    }
+}

@@ -1,0 +1,214 @@
+import Dispatch
+import Foundation
+internal import CCurl
+
+/// One request in flight: its easy handle, what it has received so far, and its events.
+///
+/// Not `Sendable`: created, driven and finished on its transport's queue. curl's callbacks find it
+/// through an unretained pointer; the loop's table keeps it alive while curl holds that pointer.
+final class CurlTransfer {
+    /// The transfer's number within its loop.
+    let id: UInt64
+    /// The request being sent.
+    let request: PreparedRequest
+    /// The owner's callbacks.
+    let events: TransferEvents
+    /// The curl handle.
+    let easy: CurlEasyHandle
+    /// The body collected so far, when no ``TransferEvents/onBodyChunk`` consumer takes it.
+    private var body = Data()
+    /// Upload position in ``PreparedRequest/body``.
+    private var uploadOffset = 0
+    /// Why the transfer must fail even if curl says it succeeded (body too large).
+    private var failure: RequestError?
+    /// Whether the final response head has been delivered.
+    private var headDelivered = false
+    /// When a byte last moved (`DispatchTime` uptime nanoseconds), for the idle timeout.
+    private(set) var lastActivity: UInt64
+    /// Whether the body consumer has paused the transfer (a paused transfer is never idle).
+    private(set) var isPaused = false
+
+    /// Creates a transfer with a configured easy handle, ready to join a multi handle.
+    ///
+    /// - Throws: ``RequestError`` if curl refuses an option.
+    init(id: UInt64, request: PreparedRequest, events: TransferEvents, options: CurlEasyOptions) throws(RequestError) {
+        self.id = id
+        self.request = request
+        self.events = events
+        self.easy = try CurlEasyHandle()
+        self.lastActivity = DispatchTime.now().uptimeNanoseconds
+        try options.apply(to: easy, url: request.url)
+        try configureRequest()
+        try installCallbacks()
+    }
+
+    /// The pointer curl hands back to our callbacks.
+    var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    /// The transfer behind a callback's context pointer.
+    static func from(_ context: UnsafeMutableRawPointer) -> CurlTransfer {
+        Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    }
+
+    /// URL, method, headers, body and timeouts.
+    private func configureRequest() throws(RequestError) {
+        try easy.set(CURLOPT_URL, request.url)
+        try easy.set(CURLOPT_PRIVATE, pointer: context)
+        if let connect = request.connectTimeoutMilliseconds {
+            try easy.set(CURLOPT_CONNECTTIMEOUT_MS, connect)
+        }
+        if let total = request.totalTimeoutMilliseconds {
+            try easy.set(CURLOPT_TIMEOUT_MS, total)
+        }
+        let method = request.method.rawValue
+        if let body = request.body {
+            try easy.set(CURLOPT_POST, 1)
+            try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(body.count))
+            if method != "POST" { try easy.set(CURLOPT_CUSTOMREQUEST, method) }
+        } else if method == "HEAD" {
+            try easy.set(CURLOPT_NOBODY, 1)
+        } else if method == "POST" {
+            try easy.set(CURLOPT_POST, 1)
+            try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: 0)
+        } else if method != "GET" {
+            try easy.set(CURLOPT_CUSTOMREQUEST, method)
+        }
+        try easy.setHeaderLines(request.headerLines)
+    }
+
+    /// The C callbacks; each finds this transfer through ``context``.
+    private func installCallbacks() throws(RequestError) {
+        try easy.check(ccurl_easy_setopt_write_function(easy.raw, CURLOPT_WRITEFUNCTION) { bytes, size, count, context in
+            guard let context else { return 0 }
+            return CurlTransfer.from(context).receiveBody(UnsafeRawBufferPointer(start: bytes, count: size * count))
+        }, CURLOPT_WRITEFUNCTION)
+        try easy.set(CURLOPT_WRITEDATA, pointer: context)
+        try easy.check(ccurl_easy_setopt_write_function(easy.raw, CURLOPT_HEADERFUNCTION) { bytes, size, count, context in
+            guard let context else { return 0 }
+            return CurlTransfer.from(context).receiveHeaderLine(byteCount: size * count)
+        }, CURLOPT_HEADERFUNCTION)
+        try easy.set(CURLOPT_HEADERDATA, pointer: context)
+        if request.body != nil {
+            try easy.check(ccurl_easy_setopt_read_function(easy.raw) { bytes, size, count, context in
+                guard let context, let bytes else { return ccurl_readfunc_abort }
+                return CurlTransfer.from(context).sendBody(into: UnsafeMutableRawBufferPointer(start: bytes, count: size * count))
+            }, CURLOPT_READFUNCTION)
+            try easy.set(CURLOPT_READDATA, pointer: context)
+            try easy.check(ccurl_easy_setopt_seek_function(easy.raw) { context, offset, origin in
+                guard let context, origin == SEEK_SET else { return ccurl_seekfunc_fail }
+                return CurlTransfer.from(context).rewindBody(to: Int(offset))
+            }, CURLOPT_SEEKFUNCTION)
+            try easy.set(CURLOPT_SEEKDATA, pointer: context)
+        }
+        if events.onProgress != nil {
+            try easy.set(CURLOPT_NOPROGRESS, 0)
+            try easy.check(ccurl_easy_setopt_xferinfo_function(easy.raw) { context, downloadTotal, downloaded, uploadTotal, uploaded in
+                guard let context else { return 0 }
+                CurlTransfer.from(context).reportProgress(
+                    received: downloaded, expectedToReceive: downloadTotal, sent: uploaded, expectedToSend: uploadTotal)
+                return 0
+            }, CURLOPT_XFERINFOFUNCTION)
+            try easy.set(CURLOPT_XFERINFODATA, pointer: context)
+        }
+    }
+
+    // MARK: Callbacks (on the queue, inside curl_multi_perform)
+
+    /// Takes body bytes: hands them to the consumer, or collects them under the size cap.
+    private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        lastActivity = DispatchTime.now().uptimeNanoseconds
+        if let consumer = events.onBodyChunk {
+            switch consumer(Data(bytes)) {
+            case .accept:
+                return bytes.count
+            case .pause:
+                isPaused = true
+                return ccurl_writefunc_pause
+            }
+        }
+        guard body.count + bytes.count <= request.maximumBodySize else {
+            failure = RequestError(
+                .bodyTooLarge, "the body exceeds the in-memory cap of \(request.maximumBodySize) bytes",
+                method: request.method, url: request.url)
+            return 0  // curl stops the transfer with CURLE_WRITE_ERROR
+        }
+        if body.isEmpty {
+            let announced = easy.info(offset: CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
+            if announced > 0 { body.reserveCapacity(Int(min(announced, Int64(request.maximumBodySize)))) }
+        }
+        body.append(bytes.bindMemory(to: UInt8.self))
+        return bytes.count
+    }
+
+    /// Notes header activity; at the blank line ending a final (non-1xx) head, delivers it.
+    private func receiveHeaderLine(byteCount: Int) -> Int {
+        lastActivity = DispatchTime.now().uptimeNanoseconds
+        if byteCount <= 2, !headDelivered, let onResponseHead = events.onResponseHead {
+            let code = easy.info(long: CURLINFO_RESPONSE_CODE)
+            if code >= 200 {
+                headDelivered = true
+                onResponseHead(ResponseHead(
+                    status: .init(code: code), headerFields: readHeaderFields(), httpVersion: readHTTPVersion()))
+            }
+        }
+        return byteCount
+    }
+
+    /// Copies the next slice of the request body into curl's buffer.
+    private func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let body = request.body else { return 0 }
+        lastActivity = DispatchTime.now().uptimeNanoseconds
+        let count = min(buffer.count, body.count - uploadOffset)
+        let start = body.index(body.startIndex, offsetBy: uploadOffset)
+        body.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: start..<(start + count))
+        uploadOffset += count
+        return count
+    }
+
+    /// Moves the upload position, when curl must send the body again (e.g. on a retried connection).
+    private func rewindBody(to offset: Int) -> Int32 {
+        guard let body = request.body, (0...body.count).contains(offset) else { return ccurl_seekfunc_fail }
+        uploadOffset = offset
+        return ccurl_seekfunc_ok
+    }
+
+    /// Forwards curl's progress counters.
+    private func reportProgress(received: curl_off_t, expectedToReceive: curl_off_t, sent: curl_off_t, expectedToSend: curl_off_t) {
+        events.onProgress?(TransferProgress(
+            received: Int64(received), expectedToReceive: expectedToReceive > 0 ? Int64(expectedToReceive) : nil,
+            sent: Int64(sent), expectedToSend: expectedToSend > 0 ? Int64(expectedToSend) : nil))
+    }
+
+    // MARK: Control (on the queue, between curl calls)
+
+    /// Pauses receiving.
+    func pause() {
+        isPaused = true
+        curl_easy_pause(easy.raw, Int32(ccurl_pause_all))
+    }
+
+    /// Resumes receiving; curl may deliver held-back bytes before this returns.
+    func resume() {
+        isPaused = false
+        lastActivity = DispatchTime.now().uptimeNanoseconds
+        curl_easy_pause(easy.raw, Int32(ccurl_pause_continue))
+    }
+
+    /// The outcome of a transfer curl finished with `result`.
+    func outcome(of result: CURLcode) -> Result<Response, RequestError> {
+        if let failure { return .failure(failure) }
+        guard result == CURLE_OK else {
+            let elapsedMicroseconds = easy.info(offset: CURLINFO_TOTAL_TIME_T)
+            let reachedTotal = request.totalTimeoutMilliseconds.map { elapsedMicroseconds >= Int64($0) * 1000 } ?? false
+            return .failure(RequestError(curlResult: result, errorBuffer: easy.errorText, reachedTotalDeadline: reachedTotal)
+                .attributed(to: request.method, url: request.url))
+        }
+        return .success(Response(
+            status: .init(code: easy.info(long: CURLINFO_RESPONSE_CODE)),
+            headerFields: readHeaderFields(),
+            body: body,
+            url: easy.info(string: CURLINFO_EFFECTIVE_URL),
+            httpVersion: readHTTPVersion(),
+            metrics: readMetrics()))
+    }
+}

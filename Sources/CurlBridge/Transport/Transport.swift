@@ -1,0 +1,102 @@
+import Dispatch
+import Logging
+
+/// The engine under every client: one libcurl multi handle, its connection pool, and the serial
+/// queue that drives it.
+///
+/// Clients built on the same transport share its connections (keep-alive, HTTP/2 multiplexing)
+/// and its configuration. A transport is cheap to keep and should be long-lived; make one per
+/// set of settings, not one per request.
+///
+/// ```swift
+/// let transport = Transport(configuration: .init(baseURL: URL(string: "https://api.example.com/v1/")))
+/// let client = AsyncClient(transport: transport)
+/// ```
+///
+/// Releasing the last reference shuts the transport down gracefully: requests in flight finish
+/// and report their outcome.
+public final class Transport: Sendable {
+    /// The settings every request through this transport uses.
+    public let configuration: Configuration
+    /// The loop, or why curl could not give us one (then every request fails with that error).
+    private let loop: Result<CurlMultiLoop, RequestError>
+
+    /// Creates a transport.
+    ///
+    /// - Parameter configuration: Base URL, timeouts, TLS, limits; defaults as documented on
+    ///   ``Configuration``.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        do throws(RequestError) {
+            loop = .success(try CurlMultiLoop(label: "CurlBridge.Transport", configuration: configuration))
+        } catch {
+            configuration.logger.error("libcurl could not be initialised: \(error)")
+            loop = .failure(error)
+        }
+    }
+
+    deinit {
+        if case .success(let loop) = loop { loop.shutdown {} }
+    }
+
+    /// Starts `request`; `events` report its progress and, exactly once, its outcome.
+    ///
+    /// A request that cannot be sent (a building problem, an invalid URL, a shut-down transport)
+    /// completes before this returns, on the calling thread, and gets no handle.
+    ///
+    /// - Returns: A handle to cancel, pause or resume the transfer, or `nil` if it already completed.
+    @discardableResult
+    func start(_ request: Request, events: TransferEvents) -> TransferHandle? {
+        let loop: CurlMultiLoop
+        switch self.loop {
+        case .success(let running): loop = running
+        case .failure(let error):
+            events.onComplete(.failure(error.attributed(to: request.method, url: request.url)))
+            return nil
+        }
+        let prepared: PreparedRequest
+        switch request.prepared(for: configuration) {
+        case .success(let ready): prepared = ready
+        case .failure(let problem):
+            events.onComplete(.failure(problem))
+            return nil
+        }
+        let id = loop.makeTransferID()
+        guard loop.submit(.start(id: id, request: prepared, events: events)) else {
+            events.onComplete(.failure(RequestError(
+                .transportShutDown, "the transport has been shut down", method: prepared.method, url: prepared.url)))
+            return nil
+        }
+        return TransferHandle(id: id, loop: loop)
+    }
+
+    /// Cancels every request in flight; each completes with ``RequestError/Code/cancelled``.
+    /// The transport stays usable.
+    public func cancelAll() {
+        if case .success(let loop) = loop { loop.submit(.cancelAll) }
+    }
+
+    /// Shuts down gracefully: new requests fail with ``RequestError/Code/transportShutDown`` at
+    /// once, requests in flight finish, then curl's resources are released and `completion` runs
+    /// (on the transport's queue; at once if already shut down).
+    public func shutdown(completion: @escaping @Sendable () -> Void) {
+        switch loop {
+        case .success(let loop): loop.shutdown(onClosed: completion)
+        case .failure: completion()
+        }
+    }
+
+    /// Shuts down gracefully and returns when every request in flight has finished and curl's
+    /// resources are released. Combine with ``cancelAll()`` for an immediate stop.
+    public func shutdown() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            shutdown { continuation.resume() }
+        }
+    }
+
+    /// Whether the caller is running on a transport's queue, where waiting for a transfer would
+    /// deadlock.
+    static var isOnTransportQueue: Bool {
+        DispatchQueue.getSpecific(key: CurlMultiLoop.queueKey) == true
+    }
+}
