@@ -42,10 +42,11 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
         ),
-        // A child process the tests start to check the blocking guard after `dispatchMain()`.
+        // A child process the tests start: the blocking guard on the real main thread and on the
+        // main queue after `dispatchMain()`, and resource accounting with no other test running.
         .executableTarget(
-            name: "CurlBridgeGuardProbe",
-            dependencies: ["CurlBridge"]
+            name: "CurlBridgeProbe",
+            dependencies: ["CurlBridge", "CurlBridgeTestServer"]
         ),
         .executableTarget(
             name: "BlockingWorkers",

@@ -69,7 +69,7 @@ public struct RequestError: Error, Sendable, CustomStringConvertible {
         }
         if let curlCode {
             text += " [curl \(curlCode)"
-            if let curlMessage, !curlMessage.isEmpty { text += ": \(curlMessage)" }
+            if let curlMessage, !curlMessage.isEmpty, curlMessage != message { text += ": \(curlMessage)" }
             text += "]"
         }
         return text

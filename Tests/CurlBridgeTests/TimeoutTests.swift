@@ -1,0 +1,48 @@
+import CurlBridge
+import CurlBridgeTestServer
+import Foundation
+import Testing
+
+/// Each timeout kind is reported as itself, in every style.
+@Suite struct TimeoutTests {
+    @Test(arguments: ClientStyle.allCases)
+    func stalledTLSHandshakeIsAConnectTimeout(style: ClientStyle) async throws {
+        let server = try await Fixture.server()
+        let transport = Fixture.transport(server)
+        let request = Request.get("https://127.0.0.1:\(server.stallPort)/").timeout(connect: .milliseconds(300))
+        let error = await style.send(request, through: transport).failure
+        #expect(error?.code == .connectTimedOut)
+        #expect(error?.curlCode == 28)
+    }
+
+    @Test(arguments: ClientStyle.allCases)
+    func silentServerIsAnIdleTimeout(style: ClientStyle) async throws {
+        let transport = Fixture.transport(try await Fixture.server())
+        let error = await style.send(.get("never-respond").timeout(idle: .milliseconds(300)), through: transport).failure
+        #expect(error?.code == .idleTimedOut)
+    }
+
+    @Test(arguments: ClientStyle.allCases)
+    func stallMidBodyIsAnIdleTimeout(style: ClientStyle) async throws {
+        let transport = Fixture.transport(try await Fixture.server())
+        let request = Request.get("drip?bytes=3&interval=2000").timeout(idle: .milliseconds(400))
+        #expect(await style.send(request, through: transport).failure?.code == .idleTimedOut)
+    }
+
+    @Test(arguments: ClientStyle.allCases)
+    func slowButSteadyBodyIsATotalTimeoutNotAnIdleOne(style: ClientStyle) async throws {
+        let transport = Fixture.transport(try await Fixture.server())
+        let request = Request.get("drip?bytes=40&interval=50").timeout(idle: .milliseconds(400), total: .milliseconds(600))
+        let error = await style.send(request, through: transport).failure
+        #expect(error?.code == .totalTimedOut)
+        #expect(error?.code.isTimeout == true)
+    }
+
+    @Test(arguments: ClientStyle.allCases)
+    func configurationTimeoutAppliesAndTheRequestCanExtendIt(style: ClientStyle) async throws {
+        let transport = Fixture.transport(try await Fixture.server()) { $0.timeouts.idle = .milliseconds(250) }
+        #expect(await style.send(.get("delay/600"), through: transport).failure?.code == .idleTimedOut)
+        let extended = Request.get("delay/600").timeout(idle: .seconds(5))
+        #expect(try await style.send(extended, through: transport).get().status == .ok)
+    }
+}
