@@ -1,0 +1,31 @@
+import NIOCore
+import NIOHTTP1
+
+/// A response whose status, headers and whole body are known up front.
+///
+/// When written, `Content-Length` is added from the body unless the headers already carry one.
+struct CompleteResponse {
+    /// The status to send.
+    var status: HTTPResponseStatus
+    /// The headers to send (framing headers are completed by the writer).
+    var headers: HTTPHeaders
+    /// The body to send (omitted on the wire for `HEAD` and body-less statuses).
+    var body: ByteBuffer
+
+    /// A response with a UTF-8 body and the given content type.
+    init(status: HTTPResponseStatus, contentType: String, body: String) {
+        self.status = status
+        self.headers = ["Content-Type": contentType]
+        self.body = ByteBuffer(string: body)
+    }
+
+    /// A short `text/plain` response, e.g. for errors.
+    static func text(_ status: HTTPResponseStatus, _ text: String) -> CompleteResponse {
+        CompleteResponse(status: status, contentType: "text/plain; charset=utf-8", body: text + "\n")
+    }
+
+    /// A `400 Bad Request` explaining what was wrong with the request.
+    static func badRequest(_ reason: String) -> CompleteResponse {
+        .text(.badRequest, "bad request: " + reason)
+    }
+}

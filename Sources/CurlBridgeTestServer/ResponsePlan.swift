@@ -1,0 +1,18 @@
+import NIOCore
+
+/// How ``RequestHandler`` answers one request; chosen by ``Router``.
+enum ResponsePlan {
+    /// Send this response at once.
+    case complete(CompleteResponse)
+    /// Send this response after a delay.
+    case delayed(TimeAmount, CompleteResponse)
+    /// Stream the deterministic byte pattern (see ``PatternBytes``).
+    case pattern(PatternStream, declaresLength: Bool)
+    /// Send headers (with `Content-Length`) after `initialDelay`, then one byte per `interval`.
+    case drip(count: Int, interval: TimeAmount, initialDelay: TimeAmount)
+    /// Declare `declaredLength` bytes, send `sentLength` of them, then close the connection
+    /// (on HTTP/2: reset the stream).
+    case truncated(declaredLength: Int, sentLength: Int)
+    /// Never answer; keep the connection until the client or the server closes it.
+    case silence
+}

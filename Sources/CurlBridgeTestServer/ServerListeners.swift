@@ -1,0 +1,60 @@
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+/// The three listening sockets of a ``TestServer``, all on 127.0.0.1 with kernel-chosen ports.
+struct ServerListeners: Sendable {
+    /// Plaintext HTTP/1.1.
+    let http: Channel
+    /// TLS with ALPN: HTTP/2 or HTTP/1.1.
+    let https: Channel
+    /// Raw TCP that never answers.
+    let stall: Channel
+
+    /// Binds all three listeners on `group`.
+    static func bind(on group: EventLoopGroup, tlsContext: NIOSSLContext) -> EventLoopFuture<ServerListeners> {
+        let connections = ConnectionCounter()
+        let http = bootstrap(on: group).childChannelInitializer { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try HTTPPipelines.configurePlaintext(channel, connectionID: connections.next())
+            }
+        }
+        let https = bootstrap(on: group).childChannelInitializer { channel in
+            do {
+                return try HTTPPipelines.configureSecure(
+                    channel,
+                    tlsContext: tlsContext,
+                    connectionID: connections.next()
+                )
+            } catch {
+                return channel.eventLoop.makeFailedFuture(error)
+            }
+        }
+        let stall = bootstrap(on: group).childChannelInitializer { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(StallHandler())
+            }
+        }
+        return bindLoopback(http)
+            .and(bindLoopback(https))
+            .and(bindLoopback(stall))
+            .map { ServerListeners(http: $0.0, https: $0.1, stall: $1) }
+    }
+
+    /// Closes the listeners (not the accepted connections); never fails.
+    func close() -> EventLoopFuture<Void> {
+        let closed = [self.http, self.https, self.stall].map { $0.close() }
+        return EventLoopFuture.andAllComplete(closed, on: self.http.eventLoop)
+    }
+
+    private static func bootstrap(on group: EventLoopGroup) -> ServerBootstrap {
+        ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+    }
+
+    private static func bindLoopback(_ bootstrap: ServerBootstrap) -> EventLoopFuture<Channel> {
+        bootstrap.bind(host: "127.0.0.1", port: 0)
+    }
+}

@@ -1,0 +1,24 @@
+import NIOHTTP2
+import NIOSSL
+
+/// Builds the TLS context of the HTTPS listener: the embedded test server certificate and key,
+/// offering ALPN `h2` and `http/1.1` so one port serves both protocols.
+enum ServerTLSContext {
+    /// Parses the embedded PEMs and returns a ready server context.
+    static func make() throws -> NIOSSLContext {
+        let certificate = try NIOSSLCertificate(
+            bytes: Array(TestCertificates.serverCertificate.utf8),
+            format: .pem
+        )
+        let privateKey = try NIOSSLPrivateKey(
+            bytes: Array(TestCertificates.serverPrivateKey.utf8),
+            format: .pem
+        )
+        var configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: [.certificate(certificate)],
+            privateKey: .privateKey(privateKey)
+        )
+        configuration.applicationProtocols = NIOHTTP2SupportedALPNProtocols
+        return try NIOSSLContext(configuration: configuration)
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// An HTTP test server on loopback, started inside the test process (or an example's), so tests
+/// and examples need no network.
+///
+/// Listeners, all on 127.0.0.1 with random free ports:
+/// - ``httpPort``: plaintext HTTP/1.1 (keep-alive, pipelining).
+/// - ``httpsPort``: TLS with a certificate signed by ``certificateAuthorityPEM``; ALPN picks
+///   HTTP/2 (`h2`, up to 256 concurrent streams) or HTTP/1.1.
+/// - ``stallPort``: raw TCP that accepts, reads and discards, and never writes.
+///
+/// Routes (any method; `N` and `ms` are non-negative integers; unknown paths get `404`):
+/// - `/echo`, `/echo/…`: `200` with the JSON ``EchoReply`` of the request.
+/// - `/status/N`: status `N` (200...599) with a short text body.
+/// - `/delay/ms`: like `/echo`, after `ms` milliseconds.
+/// - `/bytes/N`: `N` bytes with `Content-Length`; byte `i` is `UInt8(i % 251)`.
+/// - `/chunked/N`: the same bytes without `Content-Length` (chunked on HTTP/1.1), in at least 8 pieces.
+/// - `/gzip`: gzip-compressed JSON `{"gzipped":true,…}` whatever `Accept-Encoding` says, with
+///   `X-Uncompressed-Length`.
+/// - `/drip?bytes=N&interval=ms&delay=ms`: after `delay` (default 0) the headers with
+///   `Content-Length: N` (default 10), then one `*` every `interval` (default 100).
+/// - `/close-mid-body`: announces 1000 bytes, sends 100, closes the connection (HTTP/2: resets the stream).
+/// - `/never-respond`: reads the request and never answers.
+/// - `/response-headers?Name=value&…`: `200` `"ok"` with each (percent-decoded) pair as a header.
+/// - `/redirect-to?url=…&status=302`: the status (300...399, default 302) with `Location: url`.
+/// - `/json`: `{"id":42,"name":"CurlBridge"}`.
+///
+/// The server owns a two-thread event loop group. Call ``shutdown()`` (or ``shutdownAndWait()``)
+/// when done: it closes the listeners and every open connection and stops the threads.
+public final class TestServer: Sendable {
+    /// The plaintext HTTP/1.1 port.
+    public let httpPort: Int
+    /// The TLS port serving HTTP/2 and HTTP/1.1.
+    public let httpsPort: Int
+    /// The port that accepts TCP connections and never sends a byte.
+    public let stallPort: Int
+    /// `http://127.0.0.1:<httpPort>/`.
+    public let httpURL: URL
+    /// `https://127.0.0.1:<httpsPort>/`.
+    public let httpsURL: URL
+
+    /// PEM of the test CA that signed the server certificate; clients trust this to verify the
+    /// TLS port (the certificate covers `127.0.0.1` and `localhost`).
+    public static let certificateAuthorityPEM: String = TestCertificates.certificateAuthority
+
+    /// The server public key's pin as libcurl's `CURLOPT_PINNEDPUBLICKEY` takes it
+    /// (`sha256//<base64 of the SHA-256 of the DER public key>`).
+    public static let serverPublicKeyPin: String = TestCertificates.serverPublicKeyPin
+
+    private let group: MultiThreadedEventLoopGroup
+    private let listeners: ServerListeners
+    private let isShutDown = Atomic<Bool>(false)
+
+    private init(group: MultiThreadedEventLoopGroup, listeners: ServerListeners) throws {
+        self.group = group
+        self.listeners = listeners
+        self.httpPort = try Self.port(of: listeners.http)
+        self.httpsPort = try Self.port(of: listeners.https)
+        self.stallPort = try Self.port(of: listeners.stall)
+        self.httpURL = try Self.loopbackURL(scheme: "http", port: self.httpPort)
+        self.httpsURL = try Self.loopbackURL(scheme: "https", port: self.httpsPort)
+    }
+
+    /// Starts all listeners on 127.0.0.1 with random free ports (bind port 0).
+    public static func start() async throws -> TestServer {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        do {
+            let listeners = try await ServerListeners.bind(on: group, tlsContext: ServerTLSContext.make()).get()
+            return try TestServer(group: group, listeners: listeners)
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+    }
+
+    /// Starts all listeners like ``start()``, blocking the calling thread; for synchronous callers
+    /// such as worker threads and command-line `main`s.
+    @available(*, noasync, message: "use start() from async code")
+    public static func startAndWait() throws -> TestServer {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        do {
+            let listeners = try ServerListeners.bind(on: group, tlsContext: ServerTLSContext.make()).wait()
+            return try TestServer(group: group, listeners: listeners)
+        } catch {
+            try? group.syncShutdownGracefully()
+            throw error
+        }
+    }
+
+    /// Closes the listeners and all open connections (including stalled and never-answered ones)
+    /// and stops the server's threads. Later calls do nothing.
+    public func shutdown() async throws {
+        guard self.beginShutdown() else { return }
+        try await self.listeners.close().get()
+        try await self.group.shutdownGracefully()
+    }
+
+    /// Shuts down like ``shutdown()``, blocking the calling thread.
+    @available(*, noasync, message: "use shutdown() from async code")
+    public func shutdownAndWait() throws {
+        guard self.beginShutdown() else { return }
+        try self.listeners.close().wait()
+        try self.group.syncShutdownGracefully()
+    }
+
+    /// `true` for the first caller only.
+    private func beginShutdown() -> Bool {
+        !self.isShutDown.exchange(true, ordering: .acquiringAndReleasing)
+    }
+
+    private static func port(of listener: Channel) throws -> Int {
+        guard let port = listener.localAddress?.port else {
+            throw TestServerError.listenerHasNoPort
+        }
+        return port
+    }
+
+    private static func loopbackURL(scheme: String, port: Int) throws -> URL {
+        guard let url = URL(string: "\(scheme)://127.0.0.1:\(port)/") else {
+            throw TestServerError.invalidURL
+        }
+        return url
+    }
+}
