@@ -9,11 +9,6 @@ enum HTTPPipelines {
     /// Maximum concurrent streams advertised on HTTP/2 connections.
     static let maximumConcurrentStreams = 256
 
-    /// Plaintext HTTP/1.1 with keep-alive and pipelining. Must run on the channel's event loop.
-    static func configurePlaintext(_ channel: Channel, connectionID: Int) throws {
-        try configureHTTP1(channel, connectionID: connectionID)
-    }
-
     /// TLS, then HTTP/2 or HTTP/1.1 as negotiated by ALPN (HTTP/1.1 without ALPN). Must run on the
     /// channel's event loop.
     static func configureSecure(
@@ -36,7 +31,9 @@ enum HTTPPipelines {
         )
     }
 
-    private static func configureHTTP1(_ channel: Channel, connectionID: Int) throws {
+    /// HTTP/1.1 with keep-alive and pipelining, on a plain TCP channel or after TLS. Must run on the
+    /// channel's event loop.
+    static func configureHTTP1(_ channel: Channel, connectionID: Int) throws {
         let pipeline = channel.pipeline.syncOperations
         try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
         try addRequestHandlers(to: pipeline, connectionID: connectionID)

@@ -4,10 +4,14 @@ import NIOHTTP1
 
 /// Maps a request to the ``ResponsePlan`` of its route (see ``TestServer`` for the route list).
 enum Router {
-    /// The largest `N` accepted by `/bytes/N`, `/chunked/N` and `/drip?bytes=N` (4 GiB).
-    static let maximumByteCount = 1 << 32
-    /// The longest delay or interval accepted, in milliseconds (one hour).
-    static let maximumMilliseconds = 3_600_000
+    /// Accepted `N` of `/bytes/N`, `/chunked/N` and `/drip?bytes=N` (up to 4 GiB).
+    static let byteCounts = 0...(1 << 32)
+    /// Accepted delays and intervals in milliseconds (up to one hour).
+    static let milliseconds = 0...3_600_000
+    /// Accepted `N` of `/status/N`.
+    static let statusCodes = 200...599
+    /// Accepted `status` of `/redirect-to`.
+    static let redirectStatusCodes = 300...399
 
     /// Chooses the plan for `request`; unknown paths get `404`, malformed parameters `400`.
     static func plan(for request: ReceivedRequest) -> ResponsePlan {
@@ -17,19 +21,15 @@ enum Router {
         case ("echo", _):
             return .complete(echo(request))
         case ("status", 2):
-            return integer(segments[1], "status code", maximum: 599) { status(code: $0) }
+            guard let code = integer(segments[1], in: statusCodes) else { return invalid("status code", statusCodes) }
+            let status = HTTPResponseStatus(statusCode: code)
+            return .complete(.text(status, "\(code) \(status.reasonPhrase)"))
         case ("delay", 2):
-            return integer(segments[1], "delay", maximum: maximumMilliseconds) {
-                .delayed(.milliseconds(Int64($0)), echo(request))
-            }
-        case ("bytes", 2):
-            return integer(segments[1], "byte count", maximum: maximumByteCount) {
-                patternBytes(count: $0, chunked: false, request: request)
-            }
-        case ("chunked", 2):
-            return integer(segments[1], "byte count", maximum: maximumByteCount) {
-                patternBytes(count: $0, chunked: true, request: request)
-            }
+            guard let delay = integer(segments[1], in: milliseconds) else { return invalid("delay", milliseconds) }
+            return .delayed(.milliseconds(Int64(delay)), echo(request))
+        case ("bytes", 2), ("chunked", 2):
+            guard let count = integer(segments[1], in: byteCounts) else { return invalid("byte count", byteCounts) }
+            return patternBytes(count: count, chunked: segments[0] == "chunked", request: request)
         case _ where GzipRoute.matches(path: request.path):
             return .complete(GzipRoute.response(compressed: request.head.method != .HEAD))
         case ("drip", 1):
@@ -65,31 +65,24 @@ enum Router {
         }
     }
 
-    private static func status(code: Int) -> ResponsePlan {
-        guard code >= 200 else {
-            return .complete(.badRequest("status code must be in 200...599"))
-        }
-        let status = HTTPResponseStatus(statusCode: code)
-        return .complete(.text(status, "\(code) \(status.reasonPhrase)"))
-    }
-
     private static func patternBytes(count: Int, chunked: Bool, request: ReceivedRequest) -> ResponsePlan {
         if request.head.method == .HEAD {
             return .complete(octetStream(declaredLength: count))
         }
-        // `/chunked` is cut into at least eight pieces so it really arrives in several chunks.
+        // `/chunked` goes out in eighths (at most 64 KiB each) so it really arrives in several chunks.
         let chunkSize = chunked ? (count + 7) / 8 : PatternBytes.maximumSliceLength
         return .pattern(PatternStream(count: count, chunkSize: chunkSize), declaresLength: !chunked)
     }
 
     private static func drip(_ parameters: QueryParameters, request: ReceivedRequest) -> ResponsePlan {
-        guard let count = nonNegative(parameters["bytes"], default: 10, maximum: maximumByteCount),
-            let interval = nonNegative(parameters["interval"], default: 100, maximum: maximumMilliseconds),
-            let delay = nonNegative(parameters["delay"], default: 0, maximum: maximumMilliseconds)
-        else {
-            return .complete(
-                .badRequest("bytes (at most \(maximumByteCount)), interval and delay (at most \(maximumMilliseconds)) must be non-negative integers")
-            )
+        guard let count = integer(parameters["bytes"], in: byteCounts, default: 10) else {
+            return invalid("bytes", byteCounts)
+        }
+        guard let interval = integer(parameters["interval"], in: milliseconds, default: 100) else {
+            return invalid("interval", milliseconds)
+        }
+        guard let delay = integer(parameters["delay"], in: milliseconds, default: 0) else {
+            return invalid("delay", milliseconds)
         }
         if request.head.method == .HEAD {
             return .delayed(.milliseconds(Int64(delay)), octetStream(declaredLength: count))
@@ -113,8 +106,8 @@ enum Router {
         guard let location = parameters["url"] else {
             return .complete(.badRequest("the url parameter is required"))
         }
-        guard let code = nonNegative(parameters["status"], default: 302, maximum: 399), code >= 300 else {
-            return .complete(.badRequest("status must be in 300...399"))
+        guard let code = integer(parameters["status"], in: redirectStatusCodes, default: 302) else {
+            return invalid("status", redirectStatusCodes)
         }
         var response = CompleteResponse.text(HTTPResponseStatus(statusCode: code), "redirecting to " + location)
         response.headers.add(name: "Location", value: location)
@@ -128,24 +121,16 @@ enum Router {
         return response
     }
 
-    /// Runs `route` with `text` as an integer in `0...maximum`, or answers `400` naming `what`.
-    private static func integer(
-        _ text: String,
-        _ what: String,
-        maximum: Int,
-        _ route: (Int) -> ResponsePlan
-    ) -> ResponsePlan {
-        guard let value = nonNegative(text, default: nil, maximum: maximum) else {
-            return .complete(.badRequest("\(what) must be an integer in 0...\(maximum), got \(text)"))
-        }
-        return route(value)
+    /// `text` as an integer within `range`; `fallback` when `text` is `nil`; `nil` when malformed or
+    /// out of range.
+    private static func integer(_ text: String?, in range: ClosedRange<Int>, default fallback: Int? = nil) -> Int? {
+        guard let text else { return fallback }
+        guard let value = Int(text), range.contains(value) else { return nil }
+        return value
     }
 
-    /// `text` as an integer in `0...maximum`; `fallback` when `text` is `nil`; `nil` when malformed
-    /// or out of range.
-    private static func nonNegative(_ text: String?, default fallback: Int?, maximum: Int) -> Int? {
-        guard let text else { return fallback }
-        guard let value = Int(text), (0...maximum).contains(value) else { return nil }
-        return value
+    /// A `400` saying that the parameter called `what` must be an integer within `range`.
+    private static func invalid(_ what: String, _ range: ClosedRange<Int>) -> ResponsePlan {
+        .complete(.badRequest("\(what) must be an integer in \(range)"))
     }
 }

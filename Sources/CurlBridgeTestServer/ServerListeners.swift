@@ -16,7 +16,7 @@ struct ServerListeners: Sendable {
         let connections = ConnectionCounter()
         let http = bootstrap(on: group).childChannelInitializer { channel in
             channel.eventLoop.makeCompletedFuture {
-                try HTTPPipelines.configurePlaintext(channel, connectionID: connections.next())
+                try HTTPPipelines.configureHTTP1(channel, connectionID: connections.next())
             }
         }
         let https = bootstrap(on: group).childChannelInitializer { channel in

@@ -14,10 +14,11 @@ import Synchronization
 ///
 /// Routes (any method; `N` and `ms` are non-negative integers; unknown paths get `404`):
 /// - `/echo`, `/echo/…`: `200` with the JSON ``EchoReply`` of the request.
-/// - `/status/N`: status `N` (200...599) with a short text body.
+/// - `/status/N`: status `N` (200...599) with a short text body (none for 204, 304 and `HEAD`).
 /// - `/delay/ms`: like `/echo`, after `ms` milliseconds.
 /// - `/bytes/N`: `N` bytes with `Content-Length`; byte `i` is `UInt8(i % 251)`.
-/// - `/chunked/N`: the same bytes without `Content-Length` (chunked on HTTP/1.1), in at least 8 pieces.
+/// - `/chunked/N`: the same bytes without `Content-Length` (chunked on HTTP/1.1), written in
+///   eighths of at most 64 KiB, each flushed.
 /// - `/gzip`: gzip-compressed JSON `{"gzipped":true,…}` whatever `Accept-Encoding` says, with
 ///   `X-Uncompressed-Length`.
 /// - `/drip?bytes=N&interval=ms&delay=ms`: after `delay` (default 0) the headers with

@@ -1,4 +1,4 @@
-import CurlBridge
+@testable import CurlBridge
 import CurlBridgeTestServer
 import Foundation
 import Synchronization
@@ -7,8 +7,9 @@ import Testing
 @Suite struct CancellationAndShutdownTests {
     @Test func cancellingTheTaskCancelsTheTransfer() async throws {
         let client = AsyncClient(transport: Fixture.transport(try await Fixture.server()))
+        let transport = client.transport
         let task = Task { () async throws(RequestError) -> Response in try await client.send(.get("never-respond")) }
-        try await Task.sleep(for: .milliseconds(200))
+        try await transport.waitUntilInFlight(1)
         let clock = ContinuousClock()
         let started = clock.now
         task.cancel()
@@ -61,7 +62,7 @@ import Testing
         let transport = Fixture.transport(try await Fixture.server())
         async let first = style.send(.get("never-respond"), through: transport)
         async let second = style.send(.get("never-respond"), through: transport)
-        try await Task.sleep(for: .milliseconds(300))
+        try await transport.waitUntilInFlight(2)
         transport.cancelAll()
         #expect(await first.failure?.code == .cancelled)
         #expect(await second.failure?.code == .cancelled)
@@ -72,7 +73,7 @@ import Testing
     func shutdownFinishesInFlightThenRefusesNewRequests(style: ClientStyle) async throws {
         let transport = Fixture.transport(try await Fixture.server())
         async let inFlight = style.send(.get("delay/300"), through: transport)
-        try await Task.sleep(for: .milliseconds(100))
+        try await transport.waitUntilInFlight(1)
         await transport.shutdown()
         #expect(try await inFlight.get().status == .ok)
         let error = await style.send(.get("echo"), through: transport).failure

@@ -57,19 +57,19 @@ import Testing
 
     @Test(arguments: mapping)
     func curlCodeMapsToItsRequestErrorCode(curl: CURLcode, expected: RequestError.Code) {
-        let error = RequestError(curlResult: curl, errorBuffer: "", reachedTotalDeadline: false)
+        let error = RequestError(curlResult: curl, errorBuffer: "", connectLimitApplied: false)
         #expect(error.code == expected)
         #expect(error.curlCode == Int(curl.rawValue))
         #expect(error.curlMessage?.isEmpty == false)  // curl_easy_strerror's text when the buffer is empty
     }
 
-    @Test func timeoutIsTotalWhenTheTotalDeadlineWasReachedAndConnectOtherwise() {
-        #expect(RequestError.Code(curlResult: CURLE_OPERATION_TIMEDOUT, reachedTotalDeadline: true) == .totalTimedOut)
-        #expect(RequestError.Code(curlResult: CURLE_OPERATION_TIMEDOUT, reachedTotalDeadline: false) == .connectTimedOut)
+    @Test func timeoutIsConnectOnlyWhenTheConnectLimitApplied() {
+        #expect(RequestError.Code(curlResult: CURLE_OPERATION_TIMEDOUT, connectLimitApplied: true) == .connectTimedOut)
+        #expect(RequestError.Code(curlResult: CURLE_OPERATION_TIMEDOUT, connectLimitApplied: false) == .totalTimedOut)
     }
 
     @Test func errorBufferTextIsKept() {
-        let error = RequestError(curlResult: CURLE_COULDNT_CONNECT, errorBuffer: "Failed to connect to x port 1", reachedTotalDeadline: false)
+        let error = RequestError(curlResult: CURLE_COULDNT_CONNECT, errorBuffer: "Failed to connect to x port 1", connectLimitApplied: false)
         #expect(error.curlMessage == "Failed to connect to x port 1")
         #expect(error.description.contains("[curl 7"))
     }

@@ -32,9 +32,10 @@ import Testing
     @Test(arguments: ClientStyle.allCases)
     func slowButSteadyBodyIsATotalTimeoutNotAnIdleOne(style: ClientStyle) async throws {
         let transport = Fixture.transport(try await Fixture.server())
-        let request = Request.get("drip?bytes=40&interval=50").timeout(idle: .milliseconds(400), total: .milliseconds(600))
+        // A byte every 50 ms for 5 s: only the 1 s total limit can end it (idle allows a 3 s stall).
+        let request = Request.get("drip?bytes=100&interval=50").timeout(idle: .seconds(3), total: .seconds(1))
         let error = await style.send(request, through: transport).failure
-        #expect(error?.code == .totalTimedOut)
+        #expect(error?.code == .totalTimedOut, "\(String(describing: error))")
         #expect(error?.code.isTimeout == true)
     }
 

@@ -60,10 +60,12 @@ public final class BlockingClient: Sendable {
             throw RequestError(.blockingRefused, refusal, method: request.method, url: request.url)
         }
         let outcome = Outcome()
-        let handle = transport.start(request, events: TransferEvents { result in
+        // When the transport is idle this thread drives curl itself until the response is in;
+        // otherwise it waits below for the thread that does.
+        let handle = transport.startDriving(request, events: TransferEvents { result in
             outcome.result.withLock { $0 = result }
             outcome.done.signal()
-        })
+        }, until: { outcome.result.withLock { $0 != nil } })
         let total = transport.configuration.timeouts.overridden(by: request.timeouts).total
         let deadline = total.map { DispatchTime.now() + .milliseconds(($0 + .seconds(2)).roundedUpMilliseconds) } ?? .distantFuture
         if outcome.done.wait(timeout: deadline) == .timedOut {

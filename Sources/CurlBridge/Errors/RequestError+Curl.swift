@@ -7,10 +7,10 @@ extension RequestError.Code {
     ///
     /// - Parameters:
     ///   - result: The `CURLcode` the transfer ended with.
-    ///   - reachedTotalDeadline: Whether the transfer had run for its whole total timeout; curl reports
-    ///     the connect and the total timeout with the same `CURLE_OPERATION_TIMEDOUT`, and this tells
-    ///     them apart.
-    init(curlResult result: CURLcode, reachedTotalDeadline: Bool) {
+    ///   - connectLimitApplied: Whether the connect timeout was the limit in force: curl reports the
+    ///     connect and the total timeout with the same `CURLE_OPERATION_TIMEDOUT`, and this tells
+    ///     them apart (see ``CurlTransfer``'s use).
+    init(curlResult result: CURLcode, connectLimitApplied: Bool) {
         switch result {
         case CURLE_UNSUPPORTED_PROTOCOL:
             self = .unsupportedScheme
@@ -21,7 +21,7 @@ extension RequestError.Code {
         case CURLE_COULDNT_CONNECT, CURLE_INTERFACE_FAILED, CURLE_PROXY, CURLE_QUIC_CONNECT_ERROR:
             self = .connectFailed
         case CURLE_OPERATION_TIMEDOUT:
-            self = reachedTotalDeadline ? .totalTimedOut : .connectTimedOut
+            self = connectLimitApplied ? .connectTimedOut : .totalTimedOut
         case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED,
             CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_PEER_FAILED_VERIFICATION,
             CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_SHUTDOWN_FAILED,
@@ -59,9 +59,9 @@ extension RequestError {
     /// - Parameters:
     ///   - result: The `CURLcode`.
     ///   - errorBuffer: The contents of the transfer's `CURLOPT_ERRORBUFFER` (may be empty).
-    ///   - reachedTotalDeadline: See ``RequestError/Code/init(curlResult:reachedTotalDeadline:)``.
-    init(curlResult result: CURLcode, errorBuffer: String, reachedTotalDeadline: Bool) {
-        let code = Code(curlResult: result, reachedTotalDeadline: reachedTotalDeadline)
+    ///   - connectLimitApplied: See ``RequestError/Code/init(curlResult:connectLimitApplied:)``.
+    init(curlResult result: CURLcode, errorBuffer: String, connectLimitApplied: Bool) {
+        let code = Code(curlResult: result, connectLimitApplied: connectLimitApplied)
         let summary = String(cString: curl_easy_strerror(result))
         self.init(
             code, errorBuffer.isEmpty ? summary : errorBuffer,

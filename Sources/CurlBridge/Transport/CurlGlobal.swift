@@ -12,7 +12,7 @@ enum CurlGlobal {
     static func ensureInitialized() throws(RequestError) {
         let result = initialization
         guard result == CURLE_OK else {
-            throw RequestError(curlResult: result, errorBuffer: "curl_global_init failed", reachedTotalDeadline: false)
+            throw RequestError(curlResult: result, errorBuffer: "curl_global_init failed", connectLimitApplied: false)
         }
     }
 

@@ -2,33 +2,39 @@ import Dispatch
 import Synchronization
 internal import CCurl
 
-/// The one place that drives curl: a multi handle and the serial queue that owns it.
+/// The one place that drives curl: a multi handle, the serial queue that normally drives it, and
+/// the inbox through which every other thread reaches it.
 ///
 /// How it works
 /// ------------
-/// While transfers are in flight, the queue runs this loop; when none are, it returns and the
-/// queue holds no thread:
+/// While transfers are in flight, the loop's *owner* runs turns of it; when none are, the owner
+/// lets go and no thread is held:
 ///
-///     loop:
-///         take the inbox                          ─┐ under the inbox lock; if nothing is in
-///         nothing in flight and inbox empty? stop ─┘ flight and nothing came, mark idle, return
-///         apply the commands (start, cancel, pause, resume, cancel all)
+///     turn:
+///         curl_multi_poll         (if anything is in flight) sleep until a socket is ready,
+///                                 curl's timer, our nearest idle deadline, or curl_multi_wakeup
+///         take the inbox          ─┐ under the inbox lock; if nothing is in flight and nothing
+///         nothing to do? let go   ─┘ came, mark the loop idle (closed, if shutting down) and stop
+///         apply the commands      start, cancel, pause, resume, cancel all
 ///         curl_multi_perform      curl does I/O and calls our write/read/header callbacks
 ///         curl_multi_info_read    finished transfers complete, exactly once each
 ///         expire idle transfers
-///         curl_multi_poll         sleep until a socket is ready, curl's timer, our nearest idle
-///                                 deadline, or curl_multi_wakeup from `submit`
 ///
-/// Other threads never touch curl. `submit` appends a command under the lock and then either
-/// wakes the running loop (`curl_multi_wakeup`, called under the same lock so it can never race
-/// the multi's cleanup) or, when the loop is idle, marks it running and dispatches it. Because
+/// The owner is normally the serial `queue`. A blocking caller that finds the loop idle becomes
+/// the owner itself and runs turns on its own thread until its transfer completes — as curl's
+/// `curl_easy_perform` is a loop over the multi engine — saving two thread handoffs per request;
+/// if other transfers are in flight by then, it hands the loop to the queue.
+///
+/// Other threads never touch curl. `submit` appends a command under the lock and either wakes
+/// the running loop (`curl_multi_wakeup`, called under the same lock so it can never race the
+/// multi's cleanup) or, when the loop is idle, marks it running and dispatches it. Because
 /// "running" is decided under the lock that guards the inbox, no command is ever stranded.
 ///
 /// `@unchecked Sendable`: the multi handle, the transfer table and every easy handle are touched
-/// only by `run()` (and by `deinit`, when no transfer can exist). `run()` executes on `queue`, and
-/// at most one `run()` is active at a time because it is started only by the caller that flips
-/// `Inbox.isRunning` from false to true, under the lock, and that flag goes back to false only
-/// as `run()` returns. Everything else is immutable or inside the `Mutex`.
+/// only by the loop's owner (and by `deinit`, when no transfer can exist). There is at most one
+/// owner: ownership is taken only by flipping `Inbox.isRunning` from false to true under the
+/// lock, and is given up only by flipping it back under the lock (or handed to `queue` without
+/// ever being released), so each owner's accesses happen-after the previous owner's.
 final class CurlMultiLoop: @unchecked Sendable {
     /// A request to the loop from any thread.
     enum Command: Sendable {
@@ -57,7 +63,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         var onClosed: [@Sendable () -> Void] = []
     }
 
-    /// The queue that owns the multi handle; every curl call happens on it.
+    /// The queue that owns the loop whenever no blocking caller drives it.
     let queue: DispatchQueue
     /// The `CURLM *`.
     private let multi: UnsafeMutableRawPointer
@@ -67,6 +73,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     private let inbox = Mutex(Inbox())
     /// Source of transfer numbers.
     private let nextID = Atomic<UInt64>(1)
+    /// Transfers added to curl and not yet finished, readable from any thread.
+    private let inFlight = Atomic<Int>(0)
 
     // Queue-confined state (see the type's comment).
     /// Transfers in flight, by number; holding them here keeps curl's callback pointers valid.
@@ -102,6 +110,9 @@ final class CurlMultiLoop: @unchecked Sendable {
         let isClosed = inbox.withLock { $0.state == .closed }
         if !isClosed { curl_multi_cleanup(multi) }
     }
+
+    /// How many transfers are in curl's hands right now.
+    var inFlightCount: Int { inFlight.load(ordering: .relaxed) }
 
     /// A new transfer number.
     func makeTransferID() -> UInt64 {
@@ -150,21 +161,65 @@ final class CurlMultiLoop: @unchecked Sendable {
         if action.dispatch { queue.async { self.run() } }
     }
 
-    // MARK: The loop (on `queue`)
+    /// Like ``submit(_:)`` for a start, but when the loop is idle the calling thread becomes its
+    /// owner and drives it until `isFinished()` — normally until the started transfer completes.
+    ///
+    /// - Returns: `false` when the loop no longer accepts new transfers.
+    func submitAndDrive(_ command: Command, until isFinished: () -> Bool) -> Bool {
+        let owns: Bool? = inbox.withLock { inbox in
+            guard inbox.state == .open else { return nil }
+            inbox.commands.append(command)
+            if inbox.isRunning {
+                curl_multi_wakeup(multi)
+                return false
+            }
+            inbox.isRunning = true
+            return true
+        }
+        guard let owns else { return false }
+        if owns { drive(until: isFinished) }
+        return true
+    }
 
+    // MARK: The loop (run by its owner)
+
+    /// The queue's way of owning the loop: turns until it stops.
     private func run() {
-        while true {
-            guard let commands = takeCommandsOrStop() else { return }
-            for command in commands { apply(command) }
-            var running: Int32 = 0
-            let performed = curl_multi_perform(multi, &running)
-            if performed != CURLM_OK { failAll(performed, during: "curl_multi_perform") }
-            completeFinishedTransfers()
-            expireIdleTransfers()
-            if transfers.isEmpty { continue }
+        while turn() {}
+    }
+
+    /// A caller's way of owning the loop: turns until `isFinished()`, then lets go — or, when
+    /// other transfers or commands remain, hands the loop to the queue.
+    private func drive(until isFinished: () -> Bool) {
+        while turn() {
+            guard isFinished() else { continue }
+            let isIdle = transfers.isEmpty
+            let handOver = inbox.withLock { inbox in
+                if isIdle, inbox.commands.isEmpty, inbox.state == .open {
+                    inbox.isRunning = false
+                    return false
+                }
+                return true
+            }
+            if handOver { queue.async { self.run() } }
+            return
+        }
+    }
+
+    /// One turn of the loop (see the type's comment); `false` once the loop has stopped.
+    private func turn() -> Bool {
+        if !transfers.isEmpty {
             let polled = curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(), nil)
             if polled != CURLM_OK { failAll(polled, during: "curl_multi_poll") }
         }
+        guard let commands = takeCommandsOrStop() else { return false }
+        for command in commands { apply(command) }
+        var running: Int32 = 0
+        let performed = curl_multi_perform(multi, &running)
+        if performed != CURLM_OK { failAll(performed, during: "curl_multi_perform") }
+        completeFinishedTransfers()
+        expireIdleTransfers()
+        return true
     }
 
     /// What the loop does after looking at the inbox.
@@ -244,6 +299,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             return
         }
         transfers[id] = transfer
+        inFlight.add(1, ordering: .relaxed)
         scheduleIdleCheck(for: transfer)
     }
 
@@ -251,6 +307,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     private func finish(_ transfer: CurlTransfer, _ outcome: Result<Response, RequestError>) {
         curl_multi_remove_handle(multi, transfer.easy.raw)
         transfers[transfer.id] = nil
+        inFlight.subtract(1, ordering: .relaxed)
         transfer.events.onComplete(outcome)
     }
 

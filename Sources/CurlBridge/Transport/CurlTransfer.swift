@@ -194,13 +194,21 @@ final class CurlTransfer {
         curl_easy_pause(easy.raw, Int32(ccurl_pause_continue))
     }
 
+    /// Whether a timeout now would be the connect timeout: the connection phase (TCP and TLS) has
+    /// not finished — curl records the pre-transfer moment as it happens — and the connect limit is
+    /// the tighter one (while connecting, curl applies the smaller of connect and total).
+    private var connectLimitApplied: Bool {
+        guard easy.info(offset: CURLINFO_PRETRANSFER_TIME_T) == 0, let connect = request.connectTimeoutMilliseconds else {
+            return false
+        }
+        return request.totalTimeoutMilliseconds.map { connect <= $0 } ?? true
+    }
+
     /// The outcome of a transfer curl finished with `result`.
     func outcome(of result: CURLcode) -> Result<Response, RequestError> {
         if let failure { return .failure(failure) }
         guard result == CURLE_OK else {
-            let elapsedMicroseconds = easy.info(offset: CURLINFO_TOTAL_TIME_T)
-            let reachedTotal = request.totalTimeoutMilliseconds.map { elapsedMicroseconds >= Int64($0) * 1000 } ?? false
-            return .failure(RequestError(curlResult: result, errorBuffer: easy.errorText, reachedTotalDeadline: reachedTotal)
+            return .failure(RequestError(curlResult: result, errorBuffer: easy.errorText, connectLimitApplied: connectLimitApplied)
                 .attributed(to: request.method, url: request.url))
         }
         return .success(Response(

@@ -47,6 +47,21 @@ public final class Transport: Sendable {
     /// - Returns: A handle to cancel, pause or resume the transfer, or `nil` if it already completed.
     @discardableResult
     func start(_ request: Request, events: TransferEvents) -> TransferHandle? {
+        start(request, events: events) { loop, command in loop.submit(command) }
+    }
+
+    /// Like ``start(_:events:)``, but when the transport is idle the calling thread drives curl
+    /// itself until `isFinished()` (normally: until this transfer completed). For blocking callers,
+    /// which would otherwise sleep while the transport's queue does the same work.
+    @discardableResult
+    func startDriving(_ request: Request, events: TransferEvents, until isFinished: () -> Bool) -> TransferHandle? {
+        start(request, events: events) { loop, command in loop.submitAndDrive(command, until: isFinished) }
+    }
+
+    /// Prepares `request` and hands it to the loop through `submit`, or completes it at once.
+    private func start(
+        _ request: Request, events: TransferEvents, submit: (CurlMultiLoop, CurlMultiLoop.Command) -> Bool
+    ) -> TransferHandle? {
         let loop: CurlMultiLoop
         switch self.loop {
         case .success(let running): loop = running
@@ -62,12 +77,18 @@ public final class Transport: Sendable {
             return nil
         }
         let id = loop.makeTransferID()
-        guard loop.submit(.start(id: id, request: prepared, events: events)) else {
+        guard submit(loop, .start(id: id, request: prepared, events: events)) else {
             events.onComplete(.failure(RequestError(
                 .transportShutDown, "the transport has been shut down", method: prepared.method, url: prepared.url)))
             return nil
         }
         return TransferHandle(id: id, loop: loop)
+    }
+
+    /// How many requests are in flight (started in curl and not yet completed).
+    var inFlightCount: Int {
+        if case .success(let loop) = loop { return loop.inFlightCount }
+        return 0
     }
 
     /// Cancels every request in flight; each completes with ``RequestError/Code/cancelled``.

@@ -1,4 +1,4 @@
-import CurlBridge
+@testable import CurlBridge
 import CurlBridgeTestServer
 import Foundation
 
@@ -20,6 +20,16 @@ enum Fixture {
             tls: TLSConfiguration(trustedCertificatesPEM: TestServer.certificateAuthorityPEM))
         adjust(&configuration)
         return Transport(configuration: configuration)
+    }
+}
+
+extension Transport {
+    /// Waits (at most 20 s) until `count` requests are in flight: a condition, not a guess at how
+    /// long a loaded machine takes to start them.
+    func waitUntilInFlight(_ count: Int) async throws {
+        for _ in 0..<2000 where inFlightCount < count {
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 }
 
