@@ -125,7 +125,25 @@ final class CurlMultiLoop: @unchecked Sendable {
     ///   anything after the loop closed.
     @discardableResult
     func submit(_ command: Command) -> Bool {
-        let dispatch: Bool? = inbox.withLock { inbox in
+        guard let owns = enqueue(command) else { return false }
+        if owns { queue.async { self.run() } }
+        return true
+    }
+
+    /// Like ``submit(_:)``, but when the loop is idle the calling thread becomes its owner and
+    /// drives it until `isFinished()` — normally until the transfer `command` starts completes.
+    ///
+    /// - Returns: `false` when the loop no longer accepts the command.
+    func submitAndDrive(_ command: Command, until isFinished: () -> Bool) -> Bool {
+        guard let owns = enqueue(command) else { return false }
+        if owns { drive(until: isFinished) }
+        return true
+    }
+
+    /// Appends `command` to the inbox and says who will run it: `nil` if refused, `false` if the
+    /// loop's current owner (woken up now), `true` if the caller, who has just taken ownership.
+    private func enqueue(_ command: Command) -> Bool? {
+        inbox.withLock { inbox in
             switch (inbox.state, command) {
             case (.closed, _), (.shuttingDown, .start): return nil
             default: break
@@ -138,9 +156,6 @@ final class CurlMultiLoop: @unchecked Sendable {
             inbox.isRunning = true
             return true
         }
-        guard let dispatch else { return false }
-        if dispatch { queue.async { self.run() } }
-        return true
     }
 
     /// Stops accepting new transfers, lets those in flight finish, then releases the multi handle
@@ -159,26 +174,6 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
         if action.alreadyClosed { onClosed() }
         if action.dispatch { queue.async { self.run() } }
-    }
-
-    /// Like ``submit(_:)`` for a start, but when the loop is idle the calling thread becomes its
-    /// owner and drives it until `isFinished()` — normally until the started transfer completes.
-    ///
-    /// - Returns: `false` when the loop no longer accepts new transfers.
-    func submitAndDrive(_ command: Command, until isFinished: () -> Bool) -> Bool {
-        let owns: Bool? = inbox.withLock { inbox in
-            guard inbox.state == .open else { return nil }
-            inbox.commands.append(command)
-            if inbox.isRunning {
-                curl_multi_wakeup(multi)
-                return false
-            }
-            inbox.isRunning = true
-            return true
-        }
-        guard let owns else { return false }
-        if owns { drive(until: isFinished) }
-        return true
     }
 
     // MARK: The loop (run by its owner)
