@@ -8,6 +8,7 @@ import CurlBridge
 import CurlBridgeTestServer
 import Dispatch
 import Foundation
+import Synchronization
 
 /// The outcome of a blocking send as one word: the status code or the error code.
 func outcome(_ client: BlockingClient, _ request: Request) -> String {
@@ -67,13 +68,12 @@ func exercise(_ transport: Transport, _ request: Request, times: Int) -> Int {
     return failures.count
 }
 
-final class Failures: @unchecked Sendable {
-    // `@unchecked`: `codes` is only touched under `lock`.
-    private let lock = NSLock()
-    private var codes: [String] = []
-    func add(_ error: RequestError) { lock.withLock { codes.append(error.code.description) } }
-    var count: Int { lock.withLock { codes.count } }
-    var summary: String { lock.withLock { Set(codes).sorted().joined(separator: ",") } }
+/// The error codes of failed requests, collected from any thread.
+final class Failures: Sendable {
+    private let codes = Mutex<[String]>([])
+    func add(_ error: RequestError) { codes.withLock { $0.append(error.code.description) } }
+    var count: Int { codes.withLock { $0.count } }
+    var summary: String { codes.withLock { Set($0).sorted().joined(separator: ",") } }
 }
 
 func shutdownAndWait(_ transport: Transport) {

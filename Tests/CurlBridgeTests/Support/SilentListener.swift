@@ -5,8 +5,7 @@ import Glibc
 
 /// A TCP listener on 127.0.0.1 that never accepts: afterwards, ``connectionAttempts`` tells
 /// whether anything tried to connect. Used to prove that refused requests send nothing.
-final class SilentListener: @unchecked Sendable {
-    // `@unchecked`: `descriptor` is immutable after init; the kernel synchronises the socket.
+final class SilentListener: Sendable {
     private let descriptor: Int32
     /// The port it listens on.
     let port: Int
