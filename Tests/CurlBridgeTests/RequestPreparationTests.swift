@@ -7,11 +7,11 @@ import Testing
     let configuration = Configuration(baseURL: URL(string: "https://api.example.com/v1/"))
 
     func prepared(_ request: Request) throws -> PreparedRequest {
-        try request.prepared(for: configuration).get()
+        try request.prepared(with: RequestDefaults(configuration)).get()
     }
 
     func problem(_ request: Request, _ configuration: Configuration? = nil) -> RequestError? {
-        request.prepared(for: configuration ?? self.configuration).failure
+        request.prepared(with: RequestDefaults(configuration ?? self.configuration)).failure
     }
 
     @Test func relativePathResolvesAgainstBaseURL() throws {
@@ -29,6 +29,23 @@ import Testing
 
     @Test func fragmentIsDroppedSoQueryItemsStayInTheQuery() throws {
         #expect(try prepared(.get("page#top").query("a", "1")).url == "https://api.example.com/v1/page?a=1")
+    }
+
+    @Test(arguments: [
+        ("http://h.example/x?a=1", "http://h.example/x?a=1&q=v"),
+        ("http://h.example/x?", "http://h.example/x?q=v"),
+        ("http://h.example/x?a=1&", "http://h.example/x?a=1&q=v"),
+        ("HTTPS://h.example:8443/x#frag", "HTTPS://h.example:8443/x?q=v"),
+        ("http://user:pw@h.example/", "http://user:pw@h.example/?q=v"),
+        ("http://[::1]:8080/x", "http://[::1]:8080/x?q=v"),
+    ])
+    func absoluteURLsKeepTheirQueryAndLoseTheirFragment(url: String, expected: String) throws {
+        #expect(try prepared(.get(url).query("q", "v")).url == expected)
+    }
+
+    @Test(arguments: ["http://:80/", "http://@/x", "http://?q"])
+    func absoluteURLWithoutAHostIsRefused(url: String) {
+        #expect(problem(.get(url))?.code == .invalidURL)
     }
 
     @Test func requestHeadersWinOverDefaultHeadersByName() throws {

@@ -1,5 +1,8 @@
 import Dispatch
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Decides whether a blocking wait is safe on the current thread.
 enum BlockingGuard {
@@ -12,13 +15,31 @@ enum BlockingGuard {
         return key
     }()
 
+    /// Per-thread memo of `Thread.isMainThread`, which costs two system calls on Linux
+    /// (`gettid() == getpid()`): 1 = not the main thread, 2 = the main thread, unset = not asked yet.
+    private static let mainThreadMemo: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// Whether the current thread is the process's main thread.
+    private static var isMainThread: Bool {
+        if let memo = pthread_getspecific(mainThreadMemo) {
+            return Int(bitPattern: memo) == 2
+        }
+        let isMain = Thread.isMainThread
+        pthread_setspecific(mainThreadMemo, UnsafeRawPointer(bitPattern: isMain ? 2 : 1))
+        return isMain
+    }
+
     /// Why a blocking call must not wait here, or `nil` when it may.
     static func refusal(_ policy: BlockingClient.Policy) -> String? {
         if Transport.isOnTransportQueue {
             return "a blocking call on a CurlBridge transport's own queue would deadlock"
         }
         if !policy.allowsMainThread {
-            if Thread.isMainThread {
+            if isMainThread {
                 return "a blocking call on the main thread would freeze it; call from a worker thread, use AsyncClient or CallbackClient, or allow it with Policy(allowsMainThread: true) in a command-line program"
             }
             if DispatchQueue.getSpecific(key: mainQueueKey) == true {

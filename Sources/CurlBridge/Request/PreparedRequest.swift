@@ -22,30 +22,54 @@ struct PreparedRequest: Sendable {
     let maximumBodySize: Int
 }
 
+/// What every request of one transport starts from, computed once when the transport is made.
+struct RequestDefaults: Sendable {
+    /// A default header, ready to send.
+    struct HeaderLine: Sendable {
+        let name: HTTPField.Name
+        let line: String
+    }
+
+    let baseURL: URL?
+    let timeouts: Timeouts
+    let headerLines: [HeaderLine]
+    let maximumBodySize: Int
+
+    init(_ configuration: Configuration) {
+        baseURL = configuration.baseURL
+        timeouts = configuration.timeouts
+        headerLines = configuration.defaultHeaders.map { HeaderLine(name: $0.name, line: Request.curlHeaderLine($0)) }
+        maximumBodySize = configuration.maximumBodySize
+    }
+}
+
 extension Request {
-    /// This request checked and resolved against `configuration`, or the first problem with it.
-    func prepared(for configuration: Configuration) -> Result<PreparedRequest, RequestError> {
+    /// This request checked and resolved against a transport's defaults, or the first problem with it.
+    func prepared(with defaults: RequestDefaults) -> Result<PreparedRequest, RequestError> {
         if let problem { return .failure(problem) }
         let resolvedURL: String
-        switch resolveURL(baseURL: configuration.baseURL) {
+        switch resolveURL(baseURL: defaults.baseURL) {
         case .success(let url): resolvedURL = url
         case .failure(let error): return .failure(error)
         }
-        let timeouts = configuration.timeouts.overridden(by: self.timeouts)
+        let timeouts = defaults.timeouts.overridden(by: self.timeouts)
         return .success(PreparedRequest(
             method: method,
             url: resolvedURL,
-            headerLines: headerLines(merging: configuration.defaultHeaders),
+            headerLines: headerLines(merging: defaults.headerLines),
             body: body?.data,
             connectTimeoutMilliseconds: timeouts.connect?.roundedUpMilliseconds,
             idleTimeoutNanoseconds: timeouts.idle.map { UInt64($0.roundedUpMilliseconds) * 1_000_000 },
             totalTimeoutMilliseconds: timeouts.total?.roundedUpMilliseconds,
-            maximumBodySize: configuration.maximumBodySize
+            maximumBodySize: defaults.maximumBodySize
         ))
     }
 
     /// The absolute URL with query items appended, or why there is none.
     private func resolveURL(baseURL: URL?) -> Result<String, RequestError> {
+        if let plain = PlainAbsoluteURL(url) {
+            return .success(plain.appending(query: encodedQuery))
+        }
         let invalid = { (reason: String) in
             Result<String, RequestError>.failure(RequestError(.invalidURL, reason, method: method, url: url))
         }
@@ -69,42 +93,48 @@ extension Request {
         guard let host = parsed.host, !host.isEmpty else {
             return invalid("\(url.debugDescription) has no host")
         }
-        // The fragment is never sent; dropping it lets query items go at the end.
-        var absolute = parsed.absoluteString
-        if let hash = absolute.firstIndex(of: "#") {
-            absolute.removeSubrange(hash...)
-        }
-        if !queryItems.isEmpty {
-            let query = queryItems.map { item in
-                let name = PercentEncoding.encoded(item.name)
-                return item.value.map { name + "=" + PercentEncoding.encoded($0) } ?? name
-            }.joined(separator: "&")
-            let separator = parsed.query == nil ? "?" : (absolute.hasSuffix("&") || absolute.hasSuffix("?") ? "" : "&")
-            absolute += separator + query
-        }
-        return .success(absolute)
+        let resolved = PlainAbsoluteURL(parsedWithoutFragment: PlainAbsoluteURL.withoutFragment(parsed.absoluteString))
+        return .success(resolved.appending(query: encodedQuery))
     }
 
-    /// The configuration's default headers under this request's own (the request's win, by
-    /// name), plus the body's content type and the headers that keep curl from adding its own.
-    private func headerLines(merging defaults: HTTPFields) -> [String] {
-        var fields = HTTPFields()
-        for field in defaults where headerFields[field.name] == nil {
-            fields.append(field)
+    /// The query items as an RFC 3986 query string, `nil` when there are none.
+    private var encodedQuery: String? {
+        guard !queryItems.isEmpty else { return nil }
+        return queryItems.map { item in
+            let name = PercentEncoding.encoded(item.name)
+            return item.value.map { name + "=" + PercentEncoding.encoded($0) } ?? name
+        }.joined(separator: "&")
+    }
+
+    /// The default header lines under this request's own fields (the request's win, by name),
+    /// plus the body's content type and the headers that keep curl from adding its own.
+    private func headerLines(merging defaults: [RequestDefaults.HeaderLine]) -> [String] {
+        var lines: [String] = []
+        lines.reserveCapacity(defaults.count + headerFields.count + 3)
+        var names: [HTTPField.Name] = []
+        for header in defaults where !headerFields.contains(where: { $0.name == header.name }) {
+            lines.append(header.line)
+            names.append(header.name)
         }
-        fields.append(contentsOf: headerFields)
-        if let contentType = body?.contentType, fields[.contentType] == nil {
-            fields.append(HTTPField(name: .contentType, value: contentType))
+        for field in headerFields {
+            lines.append(Self.curlHeaderLine(field))
+            names.append(field.name)
         }
-        var lines = fields.map { field in
-            field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)"
+        if !names.contains(.contentType) {
+            if let contentType = body?.contentType {
+                lines.append("Content-Type: \(contentType)")
+            } else if body != nil {
+                lines.append("Content-Type:")  // curl would otherwise claim a form body
+            }
         }
-        if body != nil && fields[.contentType] == nil {
-            lines.append("Content-Type:")  // curl would otherwise claim a form body
-        }
-        if fields[.expect] == nil {
+        if !names.contains(.expect) {
             lines.append("Expect:")  // no 100-continue round trip for large bodies
         }
         return lines
+    }
+
+    /// `field` as curl takes it: `"Name: value"`, or `"Name;"` for an empty value.
+    static func curlHeaderLine(_ field: HTTPField) -> String {
+        field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)"
     }
 }

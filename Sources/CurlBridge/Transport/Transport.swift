@@ -20,6 +20,8 @@ public final class Transport: Sendable {
     public let configuration: Configuration
     /// The loop, or why curl could not give us one (then every request fails with that error).
     private let loop: Result<CurlMultiLoop, RequestError>
+    /// What every request starts from, computed once from the configuration.
+    private let requestDefaults: RequestDefaults
 
     /// Creates a transport.
     ///
@@ -27,6 +29,7 @@ public final class Transport: Sendable {
     ///   ``Configuration``.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        self.requestDefaults = RequestDefaults(configuration)
         do throws(RequestError) {
             loop = .success(try CurlMultiLoop(label: "CurlBridge.Transport", configuration: configuration))
         } catch {
@@ -70,7 +73,7 @@ public final class Transport: Sendable {
             return nil
         }
         let prepared: PreparedRequest
-        switch request.prepared(for: configuration) {
+        switch request.prepared(with: requestDefaults) {
         case .success(let ready): prepared = ready
         case .failure(let problem):
             events.onComplete(.failure(problem))
