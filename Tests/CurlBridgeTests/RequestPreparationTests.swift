@@ -52,7 +52,12 @@ import Testing
         let lines = try prepared(.get("x").header("user-agent", "Mine/1").header("X-Extra", "1")).headerLines
         #expect(lines.filter { $0.lowercased().hasPrefix("user-agent") } == ["user-agent: Mine/1"])
         #expect(lines.contains("X-Extra: 1"))
-        #expect(lines.contains("Expect:"))
+    }
+
+    @Test func expectIsSuppressedOnlyWhereCurlWouldSendIt() throws {
+        #expect(try !prepared(.get("x")).headerLines.contains("Expect:"))
+        #expect(try prepared(.post("x").body("large or small")).headerLines.contains("Expect:"))
+        #expect(try prepared(.post("x").header("Expect", "100-continue").body("b")).headerLines.filter { $0.hasPrefix("Expect") } == ["Expect: 100-continue"])
     }
 
     @Test func defaultUserAgentNamesCurlBridgeAndLibcurl() throws {

@@ -127,7 +127,7 @@ extension Request {
                 lines.append("Content-Type:")  // curl would otherwise claim a form body
             }
         }
-        if !names.contains(.expect) {
+        if body != nil, !names.contains(.expect) {
             lines.append("Expect:")  // no 100-continue round trip for large bodies
         }
         return lines

@@ -79,7 +79,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     // Queue-confined state (see the type's comment).
     /// Transfers in flight, by number; holding them here keeps curl's callback pointers valid.
     private var transfers: [UInt64: CurlTransfer] = [:]
-    /// The earliest moment an idle timeout could expire, in uptime nanoseconds.
+    /// The earliest moment an idle timeout could expire, in `MonotonicClock` nanoseconds.
     private var nextIdleCheck: UInt64?
 
     /// Marks the loops' queues, so the blocking guard can refuse to wait on one of them.
@@ -331,7 +331,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// later, so the table is scanned only when the earliest possible deadline has passed.
     private func expireIdleTransfers() {
         guard let check = nextIdleCheck else { return }
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = MonotonicClock.now
         guard now >= check else { return }
         nextIdleCheck = nil
         for transfer in transfers.values where !transfer.isPaused {
@@ -350,7 +350,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// (curl shortens it further for its own timers).
     private func pollTimeoutMilliseconds() -> Int32 {
         guard let check = nextIdleCheck else { return 1000 }
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = MonotonicClock.now
         guard check > now else { return 0 }
         return Int32(min(1000, (check - now + 999_999) / 1_000_000))
     }

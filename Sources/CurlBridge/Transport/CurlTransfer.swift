@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 internal import CCurl
 
@@ -23,7 +22,7 @@ final class CurlTransfer {
     private var failure: RequestError?
     /// Whether the final response head has been delivered.
     private var headDelivered = false
-    /// When a byte last moved (`DispatchTime` uptime nanoseconds), for the idle timeout.
+    /// When a byte last moved (`MonotonicClock` nanoseconds), for the idle timeout.
     private(set) var lastActivity: UInt64
     /// Whether the body consumer has paused the transfer (a paused transfer is never idle).
     private(set) var isPaused = false
@@ -36,7 +35,7 @@ final class CurlTransfer {
         self.request = request
         self.events = events
         self.easy = try CurlEasyHandle()
-        self.lastActivity = DispatchTime.now().uptimeNanoseconds
+        self.lastActivity = MonotonicClock.now
         try options.apply(to: easy, url: request.url)
         try configureRequest()
         try installCallbacks()
@@ -116,7 +115,7 @@ final class CurlTransfer {
 
     /// Takes body bytes: hands them to the consumer, or collects them under the size cap.
     private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        lastActivity = DispatchTime.now().uptimeNanoseconds
+        lastActivity = MonotonicClock.now
         if let consumer = events.onBodyChunk {
             switch consumer(Data(bytes)) {
             case .accept:
@@ -142,7 +141,7 @@ final class CurlTransfer {
 
     /// Notes header activity; at the blank line ending a final (non-1xx) head, delivers it.
     private func receiveHeaderLine(byteCount: Int) -> Int {
-        lastActivity = DispatchTime.now().uptimeNanoseconds
+        lastActivity = MonotonicClock.now
         if byteCount <= 2, !headDelivered, let onResponseHead = events.onResponseHead {
             let code = easy.info(long: CURLINFO_RESPONSE_CODE)
             if code >= 200 {
@@ -157,7 +156,7 @@ final class CurlTransfer {
     /// Copies the next slice of the request body into curl's buffer.
     private func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let body = request.body else { return 0 }
-        lastActivity = DispatchTime.now().uptimeNanoseconds
+        lastActivity = MonotonicClock.now
         let count = min(buffer.count, body.count - uploadOffset)
         let start = body.index(body.startIndex, offsetBy: uploadOffset)
         body.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: start..<(start + count))
@@ -190,7 +189,7 @@ final class CurlTransfer {
     /// Resumes receiving; curl may deliver held-back bytes before this returns.
     func resume() {
         isPaused = false
-        lastActivity = DispatchTime.now().uptimeNanoseconds
+        lastActivity = MonotonicClock.now
         curl_easy_pause(easy.raw, Int32(ccurl_pause_continue))
     }
 

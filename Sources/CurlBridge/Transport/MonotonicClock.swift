@@ -1,0 +1,15 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The clock behind idle timeouts, read in every curl callback: `CLOCK_MONOTONIC_COARSE`, a vDSO
+/// read of the last timer tick (a few milliseconds of resolution, ample for timeouts counted in
+/// milliseconds) that costs a fraction of the precise clock.
+enum MonotonicClock {
+    /// Nanoseconds since an arbitrary fixed point.
+    static var now: UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    }
+}
