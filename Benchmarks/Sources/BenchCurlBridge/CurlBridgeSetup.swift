@@ -1,0 +1,36 @@
+import Glibc
+import BenchSupport
+import CurlBridge
+
+/// What every CurlBridge style shares: the transport's configuration and what to do with a result.
+enum CurlBridgeSetup {
+    /// A transport trusting `--cacert`, with room for every request in flight on its own
+    /// connection, curl's receive buffer from `--buffer`, and a body cap far above the 64 KiB
+    /// workload's bodies.
+    static func makeTransport(_ arguments: BenchArguments) -> Transport {
+        var tls = TLSConfiguration()
+        if let path = arguments.cacert {
+            guard let pem = readTextFile(path) else {
+                standardError("cannot read --cacert \(path)")
+                exit(1)
+            }
+            tls = TLSConfiguration(trustedCertificatesPEM: pem)
+        }
+        let limits = ConnectionLimits(perHost: arguments.concurrency, idleCached: arguments.concurrency)
+        return Transport(configuration: Configuration(
+            tls: tls, connectionLimits: limits, maximumBodySize: 128 << 20, receiveBufferSize: arguments.buffer))
+    }
+
+    /// Writes a 2xx response's body to the sink and records the request; anything else is an error.
+    static func complete(_ result: Result<Response, RequestError>, since start: UInt64, in run: BenchRun) {
+        switch result {
+        case .success(let response) where (200..<300).contains(response.status.code):
+            run.sink.write(contentsOf: response.body)
+            run.record(since: start, bytes: response.body.count)
+        case .success(let response):
+            run.record(since: start, error: "status \(response.status.code)")
+        case .failure(let error):
+            run.record(since: start, error: "\(error.code): \(error.message)")
+        }
+    }
+}

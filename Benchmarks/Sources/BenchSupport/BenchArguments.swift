@@ -1,0 +1,101 @@
+import Glibc
+
+/// The command line every Swift benchmark client takes, parsed by hand so the clients share one
+/// parser and one usage text:
+///
+/// ```
+/// --url URL --requests N --concurrency C [--cacert PATH] [--output PATH] [--workload NAME]
+/// [--stream] [--buffer BYTES] plus the client's own choice, e.g. --style blocking|async|callback
+/// ```
+///
+/// `--stream` says the body must go to `--output` as it arrives and never be held whole in memory
+/// (the 1 GiB download); a client that cannot do that reports the run as skipped.
+public struct BenchArguments: Sendable {
+    /// The URL every request fetches.
+    public var url: String
+    /// How many requests to send in all.
+    public var requests: Int
+    /// How many requests to keep in flight at once (1 = sequential).
+    public var concurrency: Int
+    /// A PEM file with the CA to trust instead of the system store, if any.
+    public var cacert: String?
+    /// Where body bytes are written; `/dev/null` by default.
+    public var output: String
+    /// The workload's name, echoed in the JSON line.
+    public var workload: String
+    /// Whether bodies must be streamed to the output instead of held in memory.
+    public var stream: Bool
+    /// The receive buffer size for clients that can set one (`CURLOPT_BUFFERSIZE`).
+    public var buffer: Int
+    /// The client's own choice (`--style` or `--mode`), if it has one.
+    public var choice: String?
+
+    /// Parses `arguments` (without the program name).
+    ///
+    /// - Parameters:
+    ///   - arguments: The command-line words.
+    ///   - choiceFlag: The client's own option, e.g. `("--style", ["blocking", "async"])`, whose
+    ///     first value is the default; `nil` when the client has none.
+    /// - Throws: ``BenchArgumentError`` naming the first bad word.
+    public static func parse(
+        _ arguments: [String], choiceFlag: (flag: String, values: [String])? = nil
+    ) throws(BenchArgumentError) -> BenchArguments {
+        var parsed = BenchArguments(
+            url: "", requests: 1, concurrency: 1, cacert: nil, output: "/dev/null", workload: "unnamed",
+            stream: false, buffer: 512 << 10, choice: choiceFlag?.values.first)
+        var words = arguments[...]
+        while let flag = words.popFirst() {
+            if flag == "--stream" {
+                parsed.stream = true
+                continue
+            }
+            guard let value = words.popFirst() else { throw BenchArgumentError("\(flag) needs a value") }
+            switch flag {
+            case "--url": parsed.url = value
+            case "--requests": parsed.requests = try positive(value, flag)
+            case "--concurrency": parsed.concurrency = try positive(value, flag)
+            case "--cacert": parsed.cacert = value
+            case "--output": parsed.output = value
+            case "--workload": parsed.workload = value
+            case "--buffer": parsed.buffer = try positive(value, flag)
+            case choiceFlag?.flag:
+                guard let choices = choiceFlag?.values, choices.contains(value) else {
+                    throw BenchArgumentError("\(flag) must be one of \(choiceFlag?.values.joined(separator: "|") ?? "")")
+                }
+                parsed.choice = value
+            default: throw BenchArgumentError("unknown option \(flag)")
+            }
+        }
+        guard parsed.url.hasPrefix("http://") || parsed.url.hasPrefix("https://") else {
+            throw BenchArgumentError("--url must be an http:// or https:// URL")
+        }
+        parsed.concurrency = min(parsed.concurrency, parsed.requests)
+        return parsed
+    }
+
+    private static func positive(_ value: String, _ flag: String) throws(BenchArgumentError) -> Int {
+        guard let number = Int(value), number > 0 else { throw BenchArgumentError("\(flag) must be a positive integer") }
+        return number
+    }
+
+    /// Parses the process's own arguments, or prints the problem and usage and exits with 2.
+    public static func fromCommandLine(choiceFlag: (flag: String, values: [String])? = nil) -> BenchArguments {
+        do {
+            return try parse(Array(CommandLine.arguments.dropFirst()), choiceFlag: choiceFlag)
+        } catch {
+            let choice = choiceFlag.map { " \($0.flag) \($0.values.joined(separator: "|"))" } ?? ""
+            standardError(
+                "\(error.message)\nusage: \(CommandLine.arguments.first ?? "bench")\(choice) --url URL --requests N "
+                    + "--concurrency C [--cacert PATH] [--output PATH] [--workload NAME] [--stream] [--buffer BYTES]")
+            exit(2)
+        }
+    }
+}
+
+/// A bad command line.
+public struct BenchArgumentError: Error, Sendable {
+    /// What is wrong.
+    public let message: String
+
+    init(_ message: String) { self.message = message }
+}

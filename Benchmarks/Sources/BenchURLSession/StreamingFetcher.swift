@@ -1,0 +1,74 @@
+import BenchSupport
+import Dispatch
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Bodies streamed: a data delegate writes each piece to the sink as it arrives, so a 1 GiB body
+/// is never held in memory.
+final class StreamingFetcher: NSObject, URLSessionFetcher, URLSessionDataDelegate {
+    private struct Pending {
+        var start: UInt64
+        var bytes = 0
+        var status = 0
+        var completion: @Sendable () -> Void
+    }
+
+    private let run: BenchRun
+    private let pending = Mutex<[Int: Pending]>([:])
+    /// Created after `super.init()`, as the session needs the delegate; never changed after.
+    nonisolated(unsafe) private var session: URLSession!
+
+    init(configuration: URLSessionConfiguration, run: BenchRun) {
+        self.run = run
+        super.init()
+        session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+    }
+
+    func fetchBlocking(_ request: URLRequest) {
+        let done = DispatchSemaphore(value: 0)
+        start(request) { done.signal() }
+        done.wait()
+    }
+
+    func fetch(_ request: URLRequest) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            start(request) { continuation.resume() }
+        }
+    }
+
+    private func start(_ request: URLRequest, completion: @escaping @Sendable () -> Void) {
+        let task = session.dataTask(with: request)
+        let entry = Pending(start: monotonicNanoseconds(), completion: completion)
+        pending.withLock { $0[task.taskIdentifier] = entry }
+        task.resume()
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        pending.withLock { $0[dataTask.taskIdentifier]?.status = status }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        run.sink.write(contentsOf: data)
+        pending.withLock { $0[dataTask.taskIdentifier]?.bytes += data.count }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let entry = pending.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let error {
+            run.record(since: entry.start, bytes: entry.bytes, error: "\(error)")
+        } else if !(200..<300).contains(entry.status) {
+            run.record(since: entry.start, bytes: entry.bytes, error: "status \(entry.status)")
+        } else {
+            run.record(since: entry.start, bytes: entry.bytes)
+        }
+        entry.completion()
+    }
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# CurlBridge benchmark suite: builds the clients, starts a private nginx on loopback, runs every
+# client on every selected workload (interleaved, REPEATS times), and writes the medians with
+# ratios against raw libcurl to RESULTS.md.
+#
+#   Benchmarks/run.sh                      full run (about 5 minutes on 2 cores after the build)
+#   SCALE=0.1 Benchmarks/run.sh            a tenth of the requests and download size: a smoke run
+#   WORKLOADS="1 3" Benchmarks/run.sh      only some workloads (1-6, see README.md)
+#   REPEATS=1 TIMEOUT=60 …                 repetitions per client, per-invocation time limit (s)
+#
+# Only 127.0.0.1 is contacted. Everything it starts is stopped by PID on exit.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SCALE=${SCALE:-1}
+WORKLOADS=${WORKLOADS:-"1 2 3 4 5 6"}
+REPEATS=${REPEATS:-3}
+TIMEOUT=${TIMEOUT:-120}
+RESULTS=${RESULTS:-$HERE/RESULTS.md}
+NGINX=/usr/sbin/nginx
+export PATH=$PATH:/usr/sbin:/sbin
+
+# shellcheck source=scripts/server.sh
+. "$HERE/scripts/server.sh"
+# shellcheck source=scripts/clients.sh
+. "$HERE/scripts/clients.sh"
+
+install_missing() {
+    local missing=()
+    [ -x "$NGINX" ] || missing+=(nginx)
+    command -v wrk >/dev/null || missing+=(wrk)
+    command -v openssl >/dev/null || missing+=(openssl)
+    command -v curl >/dev/null || missing+=(curl)
+    command -v python3 >/dev/null || missing+=(python3)
+    command -v unshare >/dev/null || missing+=(util-linux)
+    [ -f /usr/include/x86_64-linux-gnu/curl/curl.h ] || [ -f /usr/include/curl/curl.h ] || missing+=(libcurl4-openssl-dev)
+    command -v pkg-config >/dev/null || missing+=(pkg-config)
+    [ -f "$SYSTEM_BUNDLE" ] || missing+=(ca-certificates)
+    if [ ${#missing[@]} -gt 0 ]; then
+        echo "installing: ${missing[*]}" >&2
+        local sudo=
+        [ "$(id -u)" -eq 0 ] || sudo=sudo
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+    fi
+}
+
+scaled() { python3 -c "print(max(1, round($1 * float('$SCALE'))))"; }
+
+cleanup() {
+    server_stop
+    if [ -n "${PREFIX:-}" ]; then rm -rf "$PREFIX"; fi
+}
+
+main() {
+    local started=$SECONDS
+    install_missing
+    PREFIX=$(mktemp -d /tmp/curlbridge-bench.XXXXXX)
+    trap cleanup EXIT
+    trap 'exit 130' INT TERM
+    echo "building (release)…" >&2
+    if ! swift build -c release --package-path "$HERE" >"$PREFIX/build.log" 2>&1; then
+        tail -n 40 "$PREFIX/build.log" >&2
+        echo "the benchmark build failed" >&2
+        exit 1
+    fi
+    grep -E "warning: " "$PREFIX/build.log" | grep -F "$HERE/Sources" >&2 || true
+    BIN=$(swift build -c release --package-path "$HERE" --show-bin-path)
+    local built=$SECONDS
+
+    server_prepare "$PREFIX"
+    server_start
+    ulimit -n 16384 2>/dev/null || true
+    RAW=$PREFIX/results.tsv
+    : >"$RAW"
+
+    local workload
+    for workload in $WORKLOADS; do
+        case $workload in
+        1) workload_sequential ;;
+        2) workload_concurrent_h1 ;;
+        3) workload_concurrent_h2 ;;
+        4) workload_download ;;
+        5) workload_thousand ;;
+        6) workload_64k ;;
+        *) echo "unknown workload $workload (1-6)" >&2; exit 2 ;;
+        esac
+    done
+    server_stop
+
+    python3 "$HERE/scripts/summarize.py" "$RAW" \
+        --scale "$SCALE" --repeats "$REPEATS" --build-seconds $((built - started)) \
+        --run-seconds $((SECONDS - built)) >"$RESULTS"
+    cat "$RESULTS"
+    echo "wrote $RESULTS in $((SECONDS - started)) s" >&2
+}
+
+main "$@"

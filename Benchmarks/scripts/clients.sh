@@ -1,0 +1,127 @@
+# shellcheck shell=bash
+# Sourced by run.sh: how each client is invoked, and the workloads.
+# Every result is appended to $RAW as "workload<TAB>label<TAB>json".
+
+# FoundationNetworking on Linux trusts only the system CA bundle, so URLSession over TLS runs in a
+# private mount namespace where the test CA is bind-mounted over it; nothing outside that process
+# sees the change.
+SYSTEM_BUNDLE=/etc/ssl/certs/ca-certificates.crt
+# shellcheck disable=SC2016 # expanded by the inner sh
+WITH_TEST_CA=(unshare --mount --propagation private sh -c 'mount --bind "$0" "$1" && shift && exec "$@"')
+
+# client_command LABEL: the command for LABEL, into the CMD array (common arguments appended later).
+client_command() {
+    case $1 in
+    curlbridge-blocking | curlbridge-async | curlbridge-callback) CMD=("$BIN/bench-curlbridge" --style "${1#curlbridge-}") ;;
+    libcurl-easy | libcurl-multi) CMD=("$BIN/bench-libcurl" --mode "${1#libcurl-}") ;;
+    libcurl-multi-16k) CMD=("$BIN/bench-libcurl" --mode multi --buffer 16384) ;;
+    urlsession-sync | urlsession-async) CMD=("$BIN/bench-urlsession" --mode "${1#urlsession-}") ;;
+    ahc) CMD=("$BIN/bench-ahc") ;;
+    *) echo "unknown client $1" >&2; exit 2 ;;
+    esac
+    if [[ $1 == urlsession-* && $URL == https://* ]]; then CMD=("${WITH_TEST_CA[@]}" "$CA_PEM" "$SYSTEM_BUNDLE" "${CMD[@]}"); fi
+}
+
+# run_client LABEL: one invocation with the current WORKLOAD, URL, REQUESTS, CONCURRENCY, EXTRA.
+run_client() {
+    local label=$1 output status=0 line
+    client_command "$label"
+    output=$(timeout --kill-after=5 "$TIMEOUT" "${CMD[@]}" --url "$URL" --requests "$REQUESTS" \
+        --concurrency "$CONCURRENCY" --workload "$WORKLOAD" --cacert "$CA_PEM" "${EXTRA[@]}" \
+        2>"$PREFIX/stderr.txt") || status=$?
+    line=$(printf '%s\n' "$output" | grep '^{' | tail -n 1 || true)
+    if [ -z "$line" ]; then
+        local why
+        why=$(head -c 300 "$PREFIX/stderr.txt" | tr -d "\"\\\\" | tr '\n\t' '  ')
+        if [ "$status" -eq 124 ]; then why="timed out after ${TIMEOUT}s. $why"; fi
+        line="{\"client\": \"$label\", \"workload\": \"$WORKLOAD\", \"failed\": \"exit $status: $why\"}"
+    fi
+    if [ -s "$PREFIX/stderr.txt" ]; then sed "s/^/    $label: /" "$PREFIX/stderr.txt" | head -n 3 >&2; fi
+    printf '%s\t%s\t%s\n' "$WORKLOAD" "$label" "$line" >>"$RAW"
+    printf '  %-22s %s\n' "$label" "$(summary_of "$line")" >&2
+}
+
+summary_of() {
+    python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print(r.get("skipped") and "skipped: "+r["skipped"] or r.get("failed") and "FAILED: "+r["failed"] or "%s req/s  %s MB/s  p50 %s ms  %s errors  %s threads  %s MiB" % (r["rps"], r["mb_per_s"], r["p50_ms"], r["errors"], r["threads_peak"], r["peak_rss_mib"]))' "$1"
+}
+
+# rounds LABEL…: every client once per round (A B C A B C …), REPEATS rounds.
+rounds() {
+    local round label
+    for round in $(seq 1 "$REPEATS"); do
+        echo "[$WORKLOAD] round $round/$REPEATS" >&2
+        for label in "$@"; do
+            run_client "$label"
+            if [ -n "${AFTER_EACH:-}" ]; then $AFTER_EACH; fi
+        done
+    done
+}
+
+# wrk_ceiling CONNECTIONS: the server's own ceiling on this URL, wrk's HTTP/1.1 (it has no HTTP/2).
+wrk_ceiling() {
+    local connections=$1 seconds output
+    seconds=$(python3 -c "print(max(1, round(3 * float('$SCALE'))))")
+    output=$(timeout "$TIMEOUT" wrk -t1 -c"$connections" -d"${seconds}s" --latency "$URL" 2>&1 || true)
+    local line
+    line=$(printf '%s\n' "$output" | python3 -c '
+import json, re, sys
+text = sys.stdin.read()
+def ms(label):
+    m = re.search(r"^\s*" + label + r"%\s+([\d.]+)(us|ms|s)\b", text, re.M)
+    if not m: return None
+    return round(float(m.group(1)) * {"us": 0.001, "ms": 1, "s": 1000}[m.group(2)], 4)
+rps = re.search(r"Requests/sec:\s+([\d.]+)", text)
+errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
+print(json.dumps({"client": "wrk", "workload": sys.argv[1], "concurrency": int(sys.argv[2]),
+                  "rps": float(rps.group(1)) if rps else None, "p50_ms": ms("50"), "p99_ms": ms("99"),
+                  "errors": int(errors.group(1)) if errors else 0,
+                  **({} if rps else {"failed": text.strip()[:300]})}))' "$WORKLOAD" "$connections")
+    printf '%s\t%s\t%s\n' "$WORKLOAD" "wrk" "$line" >>"$RAW"
+    printf '  %-22s %s\n' "wrk (server ceiling)" "$(python3 -c 'import json,sys; print(json.loads(sys.argv[1]).get("rps"), "req/s")' "$line")" >&2
+}
+
+workload_sequential() {
+    WORKLOAD=1-sequential-h1 URL=http://127.0.0.1:$HTTP_PORT/small
+    REQUESTS=$(scaled 20000) CONCURRENCY=1 EXTRA=()
+    wrk_ceiling 1
+    rounds curlbridge-blocking curlbridge-async curlbridge-callback libcurl-easy urlsession-sync ahc
+}
+
+workload_concurrent_h1() {
+    WORKLOAD=2-64-in-flight-h1 URL=http://127.0.0.1:$HTTP_PORT/small
+    REQUESTS=$(scaled 50000) CONCURRENCY=64 EXTRA=()
+    wrk_ceiling 64
+    rounds curlbridge-async curlbridge-callback libcurl-multi urlsession-async ahc
+}
+
+workload_concurrent_h2() {
+    WORKLOAD=3-64-in-flight-h2-tls URL=https://127.0.0.1:$HTTPS_PORT/small
+    REQUESTS=$(scaled 20000) CONCURRENCY=64 EXTRA=()
+    wrk_ceiling 64
+    rounds curlbridge-async curlbridge-callback libcurl-multi urlsession-async ahc
+}
+
+remove_download() { rm -f "$PREFIX/download.out"; }
+
+workload_download() {
+    local clients=(curlbridge-async libcurl-easy libcurl-multi libcurl-multi-16k urlsession-sync ahc)
+    URL=http://127.0.0.1:$HTTP_PORT/big REQUESTS=1 CONCURRENCY=1
+    WORKLOAD=4a-download-to-devnull EXTRA=(--stream --output /dev/null)
+    rounds "${clients[@]}"
+    WORKLOAD=4b-download-to-file EXTRA=(--stream --output "$PREFIX/download.out")
+    AFTER_EACH=remove_download rounds "${clients[@]}"
+}
+
+workload_thousand() {
+    WORKLOAD=5-1000-in-flight-h1 URL=http://127.0.0.1:$HTTP_PORT/small
+    REQUESTS=$(scaled 5000) CONCURRENCY=1000 EXTRA=()
+    if [ "$REQUESTS" -lt 1000 ]; then REQUESTS=1000; fi
+    rounds curlbridge-async curlbridge-callback libcurl-multi urlsession-async ahc
+}
+
+workload_64k() {
+    WORKLOAD=6-64k-64-in-flight-h1 URL=http://127.0.0.1:$HTTP_PORT/64k
+    REQUESTS=$(scaled 10000) CONCURRENCY=64 EXTRA=()
+    wrk_ceiling 64
+    rounds curlbridge-async curlbridge-callback libcurl-multi urlsession-async ahc
+}

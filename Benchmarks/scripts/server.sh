@@ -1,0 +1,113 @@
+# shellcheck shell=bash
+# Sourced by run.sh: a private nginx on two random loopback ports, with its own test CA.
+#   server_prepare PREFIX   certificates, files and nginx.conf under PREFIX
+#   server_start            starts nginx in the foreground mode, in the background; sets NGINX_PID
+#   server_stop             stops it by PID
+# Sets HTTP_PORT, HTTPS_PORT, CA_PEM, BIG_BYTES.
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+server_make_certificates() {
+    local dir=$1
+    openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=CurlBridge benchmark CA" \
+        -keyout "$dir/ca.key" -out "$dir/ca.pem" -addext "basicConstraints=critical,CA:TRUE" \
+        -addext "keyUsage=critical,keyCertSign,cRLSign" 2>/dev/null
+    openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" -keyout "$dir/server.key" -out "$dir/server.csr" 2>/dev/null
+    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' >"$dir/server.ext"
+    openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" -CAcreateserial -days 2 \
+        -extfile "$dir/server.ext" -out "$dir/server.pem" 2>/dev/null
+    CA_PEM=$dir/ca.pem
+}
+
+server_make_files() {
+    local www=$1
+    mkdir -p "$www"
+    head -c 100 /dev/zero | tr '\0' 'x' >"$www/small"
+    head -c 65536 /dev/urandom >"$www/64k"
+    # Sparse: holes read as zeros from the page cache, so the disk is not what is measured.
+    BIG_BYTES=$(python3 -c "print(max(16 << 20, int((1 << 30) * float('${SCALE}'))))")
+    fallocate -l "$BIG_BYTES" "$www/big" 2>/dev/null || truncate -s "$BIG_BYTES" "$www/big"
+    cat "$www/big" >/dev/null  # into the page cache before the first client reads it
+}
+
+server_prepare() {
+    SERVER_PREFIX=$1
+    chmod 755 "$SERVER_PREFIX"
+    mkdir -p "$SERVER_PREFIX/logs" "$SERVER_PREFIX/tmp"
+    server_make_certificates "$SERVER_PREFIX"
+    server_make_files "$SERVER_PREFIX/www"
+    HTTP_PORT=$(free_port)
+    HTTPS_PORT=$(free_port)
+    while [ "$HTTPS_PORT" = "$HTTP_PORT" ]; do HTTPS_PORT=$(free_port); done
+    cat >"$SERVER_PREFIX/nginx.conf" <<CONF
+# One worker: the clients get the other core.
+worker_processes 1;
+pid $SERVER_PREFIX/nginx.pid;
+error_log $SERVER_PREFIX/logs/error.log warn;
+daemon off;
+worker_rlimit_nofile 16384;
+events { worker_connections 8192; }
+http {
+    access_log off;
+    client_body_temp_path $SERVER_PREFIX/tmp/body;
+    proxy_temp_path $SERVER_PREFIX/tmp/proxy;
+    fastcgi_temp_path $SERVER_PREFIX/tmp/fastcgi;
+    uwsgi_temp_path $SERVER_PREFIX/tmp/uwsgi;
+    scgi_temp_path $SERVER_PREFIX/tmp/scgi;
+    default_type application/octet-stream;
+    sendfile on;
+    tcp_nopush on;
+    tcp_nodelay on;
+    keepalive_requests 1000000;
+    keepalive_timeout 300s;
+    open_file_cache max=16;
+    etag off;
+    server {
+        listen 127.0.0.1:$HTTP_PORT backlog=4096;
+        root $SERVER_PREFIX/www;
+    }
+    server {
+        # nginx 1.22 spells HTTP/2 on the listen line ('http2 on' came in 1.25.1).
+        listen 127.0.0.1:$HTTPS_PORT ssl http2 backlog=4096;
+        ssl_certificate $SERVER_PREFIX/server.pem;
+        ssl_certificate_key $SERVER_PREFIX/server.key;
+        ssl_protocols TLSv1.2 TLSv1.3;
+        http2_max_concurrent_streams 1024;
+        root $SERVER_PREFIX/www;
+    }
+}
+CONF
+}
+
+server_start() {
+    "$NGINX" -p "$SERVER_PREFIX" -c "$SERVER_PREFIX/nginx.conf" -e "$SERVER_PREFIX/logs/error.log" &
+    NGINX_PID=$!
+    local _
+    for _ in $(seq 1 100); do
+        if curl -fsS -o /dev/null "http://127.0.0.1:$HTTP_PORT/small" 2>/dev/null &&
+            curl -fsS -o /dev/null --cacert "$CA_PEM" "https://127.0.0.1:$HTTPS_PORT/small" 2>/dev/null; then
+            return 0
+        fi
+        kill -0 "$NGINX_PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    echo "nginx did not start; its log:" >&2
+    cat "$SERVER_PREFIX/logs/error.log" >&2 || true
+    return 1
+}
+
+server_stop() {
+    if [ -n "${NGINX_PID:-}" ] && kill -0 "$NGINX_PID" 2>/dev/null; then
+        kill -QUIT "$NGINX_PID" 2>/dev/null || true
+        local _
+        for _ in $(seq 1 50); do
+            kill -0 "$NGINX_PID" 2>/dev/null || break
+            sleep 0.1
+        done
+        kill -KILL "$NGINX_PID" 2>/dev/null || true
+        wait "$NGINX_PID" 2>/dev/null || true
+    fi
+    NGINX_PID=
+}

@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""Turns run.sh's raw results (workload<TAB>label<TAB>json per run) into RESULTS.md: per workload,
+the median of each metric per client, with ratios against raw libcurl and, for CurlBridge's rows,
+against URLSession and AsyncHTTPClient; then the targets of issue 3, checked."""
+
+import argparse
+import datetime
+import json
+import platform
+import statistics
+import subprocess
+import sys
+from collections import OrderedDict
+
+TITLES = {
+    "1-sequential-h1": ("1. Sequential small GETs, keep-alive, HTTP/1.1", "libcurl-easy", "urlsession-sync"),
+    "2-64-in-flight-h1": ("2. Small GETs, 64 in flight, HTTP/1.1", "libcurl-multi", "urlsession-async"),
+    "3-64-in-flight-h2-tls": ("3. Small GETs, 64 in flight, HTTP/2 over TLS", "libcurl-multi", "urlsession-async"),
+    "4a-download-to-devnull": ("4a. One large download to /dev/null", "libcurl-multi", "urlsession-sync"),
+    "4b-download-to-file": ("4b. One large download to a file", "libcurl-multi", "urlsession-sync"),
+    "5-1000-in-flight-h1": ("5. Small GETs, 1,000 in flight, HTTP/1.1", "libcurl-multi", "urlsession-async"),
+    "6-64k-64-in-flight-h1": ("6. 64 KiB GETs, 64 in flight, HTTP/1.1", "libcurl-multi", "urlsession-async"),
+}
+METRICS = ["rps", "mb_per_s", "p50_ms", "p99_ms", "cpu_ms_per_request", "peak_rss_mib", "threads_peak"]
+
+
+def command_output(*args):
+    try:
+        return subprocess.run(args, capture_output=True, text=True, timeout=20).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def load(path):
+    """{workload: {label: [runs]}} in first-seen order."""
+    results = OrderedDict()
+    with open(path) as raw:
+        for line in raw:
+            workload, label, payload = line.rstrip("\n").split("\t", 2)
+            results.setdefault(workload, OrderedDict()).setdefault(label, []).append(json.loads(payload))
+    return results
+
+
+def median_row(runs):
+    """Median of each metric over the runs that measured something, plus totals and notes."""
+    measured = [r for r in runs if not r.get("skipped") and not r.get("failed")]
+    row = {"runs": len(runs), "measured": len(measured)}
+    for metric in METRICS:
+        values = [r[metric] for r in measured if r.get(metric) is not None]
+        row[metric] = statistics.median(values) if values else None
+    row["errors"] = sum(r.get("errors") or 0 for r in measured)
+    row["requests"] = next((r.get("requests") for r in measured if r.get("requests")), None)
+    row["skipped"] = next((r["skipped"] for r in runs if r.get("skipped")), None)
+    row["failed"] = next((r["failed"] for r in runs if r.get("failed")), None)
+    return row
+
+
+def fmt(value, digits=0):
+    if value is None:
+        return "–"
+    if digits == 0:
+        return f"{value:,.0f}"
+    return f"{value:,.{digits}f}"
+
+
+def ratio(value, base):
+    if value is None or not base:
+        return ""
+    return f"{value / base:.2f}×"
+
+
+def table(workload, rows):
+    title, baseline, urlsession = TITLES.get(workload, (workload, "libcurl-multi", "urlsession-async"))
+    download = workload.startswith("4")
+    key = "mb_per_s" if download else "rps"
+    base = rows.get(baseline, {}).get(key)
+    session = rows.get(urlsession, {}).get(key)
+    ahc = rows.get("ahc", {}).get(key)
+    any_row = next((r for r in rows.values() if r.get("requests")), {})
+    lines = [f"### {title}", ""]
+    if any_row:
+        count = any_row["requests"]
+        lines.append(f"{count:,} request{'s' if count != 1 else ''} per run; ratios of {'MB/s' if download else 'requests/s'} "
+                     f"against `{baseline}`, and for CurlBridge against `{urlsession}` and `ahc`.")
+        lines.append("")
+    lines.append("| client | req/s | MB/s | p50 ms | p99 ms | CPU ms/req | peak RSS MiB | threads | errors "
+                 f"| × {baseline} | × URLSession | × AHC |")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for label, row in rows.items():
+        name = "wrk (server ceiling)" if label == "wrk" else label
+        if row["skipped"]:
+            lines.append(f"| {name} | skipped: {row['skipped']} |" + " |" * 10)
+            continue
+        if row["measured"] == 0:
+            lines.append(f"| {name} | FAILED: {row['failed'] or 'no result'} |" + " |" * 10)
+            continue
+        curlbridge = label.startswith("curlbridge")
+        lines.append("| " + " | ".join([
+            name, fmt(row["rps"]), fmt(row["mb_per_s"], 1), fmt(row["p50_ms"], 3), fmt(row["p99_ms"], 3),
+            fmt(row["cpu_ms_per_request"], 4 if not download else 1), fmt(row["peak_rss_mib"], 1),
+            fmt(row["threads_peak"]), str(row["errors"]) + ("" if row["measured"] == row["runs"] else f" ({row['runs'] - row['measured']} runs failed)"),
+            "" if label in ("wrk", baseline) else ratio(row[key], base),
+            ratio(row[key], session) if curlbridge else "", ratio(row[key], ahc) if curlbridge else "",
+        ]) + " |")
+    lines.append("")
+    return lines
+
+
+def targets(results):
+    """Issue 3's targets, each checked against this run's medians where both sides were measured."""
+    checks = []
+
+    def value(workload, label, key):
+        row = results.get(workload, {}).get(label)
+        return row.get(key) if row and not row["skipped"] and row["measured"] else None
+
+    def check(text, actual, goal, higher=True, unit="×"):
+        wanted = f"{'≥' if higher else '≤'} {goal}{'×' if unit == '×' else ' ' + unit}"
+        if actual is None:
+            checks.append(f"| {text} | not measured | {wanted} | – |")
+            return
+        ok = actual >= goal if higher else actual <= goal
+        shown = f"{actual:.2f}×" if unit == "×" else f"{actual:.0f} {unit}" if unit == "threads" else f"{actual:.1f} {unit}"
+        checks.append(f"| {text} | {shown} | {wanted} | {'yes' if ok else '**no**'} |")
+
+    def over(workload, label, base, key="rps"):
+        a, b = value(workload, label, key), value(workload, base, key)
+        return a / b if a is not None and b else None
+
+    check("sequential blocking vs libcurl easy", over("1-sequential-h1", "curlbridge-blocking", "libcurl-easy"), 0.8)
+    for workload in ("2-64-in-flight-h1", "3-64-in-flight-h2-tls"):
+        for style in ("async", "callback"):
+            check(f"{workload}: {style} vs libcurl multi", over(workload, f"curlbridge-{style}", "libcurl-multi"), 0.8)
+    for workload, session in (("1-sequential-h1", "urlsession-sync"), ("2-64-in-flight-h1", "urlsession-async"),
+                              ("3-64-in-flight-h2-tls", "urlsession-async"), ("5-1000-in-flight-h1", "urlsession-async")):
+        styles = ("blocking", "async", "callback") if workload.startswith("1") else ("async", "callback")
+        for style in styles:
+            check(f"{workload}: {style} vs URLSession", over(workload, f"curlbridge-{style}", session), 4)
+            check(f"{workload}: {style} vs AHC", over(workload, f"curlbridge-{style}", "ahc"), 2)
+    for workload in ("4a-download-to-devnull", "4b-download-to-file"):
+        fastest = max((v for v in (value(workload, l, "mb_per_s") for l in ("libcurl-easy", "libcurl-multi", "libcurl-multi-16k")) if v), default=None)
+        mine = value(workload, "curlbridge-async", "mb_per_s")
+        check(f"{workload}: MB/s vs fastest libcurl", mine / fastest if mine is not None and fastest else None, 0.9)
+        check(f"{workload}: peak RSS", value(workload, "curlbridge-async", "peak_rss_mib"), 24, higher=False, unit="MiB")
+    for style in ("async", "callback"):
+        check(f"5-1000-in-flight-h1: {style} threads", value("5-1000-in-flight-h1", f"curlbridge-{style}", "threads_peak"), 6, higher=False, unit="threads")
+    return ["## Targets of issue 3", "", "| target | measured | goal | met |", "|---|---:|---:|---|", *checks, ""]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("raw")
+    parser.add_argument("--scale", default="1")
+    parser.add_argument("--repeats", default="3")
+    parser.add_argument("--build-seconds", type=int, default=0)
+    parser.add_argument("--run-seconds", type=int, default=0)
+    args = parser.parse_args()
+    raw = load(args.raw)
+    results = OrderedDict((w, OrderedDict((label, median_row(runs)) for label, runs in rows.items())) for w, rows in raw.items())
+
+    out = ["# CurlBridge benchmark results", ""]
+    out.append(f"- Date: {datetime.datetime.now().astimezone().strftime('%Y-%m-%d %H:%M %Z')}")
+    out.append(f"- Machine: `{command_output('uname', '-a')}`")
+    out.append(f"- CPU: {cpu_model()}, {command_output('nproc')} cores")
+    out.append(f"- libcurl: {command_output('pkg-config', '--modversion', 'libcurl')}; "
+               f"server: {command_output('/usr/sbin/nginx', '-v') or subprocess.run(['/usr/sbin/nginx', '-v'], capture_output=True, text=True).stderr.strip()}; "
+               f"{command_output('swift', '--version').splitlines()[0] if command_output('swift', '--version') else 'swift unknown'}")
+    out.append(f"- SCALE={args.scale}, medians of {args.repeats} interleaved runs per client; "
+               f"build {args.build_seconds} s, measured runs {args.run_seconds} s")
+    out.append("")
+    out.append("Produced by `Benchmarks/run.sh`; see `Benchmarks/README.md` for what each column means.")
+    out.append("")
+    for workload, rows in results.items():
+        out.extend(table(workload, rows))
+    out.extend(targets(results))
+    out.append("<details><summary>Raw runs (one JSON line per invocation)</summary>")
+    out.append("")
+    out.append("```")
+    for workload, rows in raw.items():
+        for label, runs in rows.items():
+            for run in runs:
+                out.append(json.dumps(run if run.get("client") == label else {"label": label, **run}))
+    out.append("```")
+    out.append("</details>")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
