@@ -18,6 +18,19 @@ import Testing
         #expect(try prepared(.get("users/42")).url == "https://api.example.com/v1/users/42")
     }
 
+    @Test(arguments: [
+        ("https://api.example.com/v1", "users", "https://api.example.com/v1/users"),
+        ("https://api.example.com/v1/", "users/42", "https://api.example.com/v1/users/42"),
+        ("https://api.example.com/v1", "/status", "https://api.example.com/status"),
+        ("https://api.example.com", "users", "https://api.example.com/users"),
+        ("https://api.example.com/v1", "../v2/users", "https://api.example.com/v2/users"),
+        ("https://api.example.com/v1?key=1", "users", "https://api.example.com/v1/users"),
+    ])
+    func baseURLWithoutTrailingSlashIsADirectory(base: String, path: String, expected: String) throws {
+        let defaults = RequestDefaults(Configuration(baseURL: URL(string: base)))
+        #expect(try Request.get(path).prepared(with: defaults).get().url == expected)
+    }
+
     @Test func absoluteURLWinsOverBaseURL() throws {
         #expect(try prepared(.get("http://other.example/x")).url == "http://other.example/x")
     }

@@ -5,7 +5,10 @@ import Logging
 /// Everything a ``Transport`` needs to know before it sends its first request.
 public struct Configuration: Sendable {
     /// The URL that relative request paths resolve against; `nil` by default (every request must
-    /// then use an absolute URL).
+    /// then use an absolute URL). As in AFHTTPSessionManager, a path without a trailing slash is
+    /// treated as a directory: with `https://api.example.com/v1`, `users` is
+    /// `https://api.example.com/v1/users`; a path starting with `/` replaces the base path, and an
+    /// absolute URL replaces the whole base.
     public var baseURL: URL?
     /// Timeouts applied to every request unless the request overrides them; ``Timeouts/standard``
     /// by default.

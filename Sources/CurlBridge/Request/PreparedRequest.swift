@@ -36,10 +36,19 @@ struct RequestDefaults: Sendable {
     let maximumBodySize: Int
 
     init(_ configuration: Configuration) {
-        baseURL = configuration.baseURL
+        baseURL = configuration.baseURL.map(Self.directoryURL)
         timeouts = configuration.timeouts
         headerLines = configuration.defaultHeaders.map { HeaderLine(name: $0.name, line: Request.curlHeaderLine($0)) }
         maximumBodySize = configuration.maximumBodySize
+    }
+}
+
+extension RequestDefaults {
+    /// `url` with a trailing slash on its path, as AFHTTPSessionManager does: relative paths then
+    /// resolve *inside* the base path (`…/v1` + `users` is `…/v1/users`, not `…/users`).
+    static func directoryURL(_ url: URL) -> URL {
+        guard !url.path.isEmpty, !url.path.hasSuffix("/") else { return url }
+        return url.appendingPathComponent("", isDirectory: true)
     }
 }
 
@@ -123,7 +132,7 @@ extension Request {
         if !names.contains(.contentType) {
             if let contentType = body?.contentType {
                 lines.append("Content-Type: \(contentType)")
-            } else if body != nil {
+            } else if body != nil || method == .post {
                 lines.append("Content-Type:")  // curl would otherwise claim a form body
             }
         }

@@ -6,12 +6,19 @@ extension Request {
     /// A name that is not a valid token, or a value containing CR, LF or NUL, is reported at
     /// send time as ``RequestError/Code/invalidHeader``: header injection is refused, never
     /// silently "fixed".
-    public func header(_ name: String, _ value: String) -> Request {
+    ///
+    /// - Parameters:
+    ///   - name: The field name.
+    ///   - value: The field value.
+    ///   - sensitive: Whether ``curlDescription(for:revealingSecrets:)`` redacts the value (as it
+    ///     always does for `Authorization`, `Proxy-Authorization` and `Cookie`); `false` by default.
+    public func header(_ name: String, _ value: String, sensitive: Bool = false) -> Request {
         guard let field = Self.validatedField(name, value) else {
             return failing(.invalidHeader, "header \(name.debugDescription): \(value.debugDescription) contains a forbidden character")
         }
         var copy = self
         copy.headerFields.append(field)
+        if sensitive { copy.sensitiveHeaderNames.insert(field.name) }
         return copy
     }
 

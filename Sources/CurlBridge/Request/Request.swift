@@ -28,6 +28,9 @@ public struct Request: Sendable {
     public var body: Body?
     /// Per-request timeouts; each non-`nil` field overrides the configuration's.
     public var timeouts: Timeouts
+    /// Names of headers redacted from ``curlDescription(for:revealingSecrets:)`` besides
+    /// `Authorization`, `Proxy-Authorization` and `Cookie`; see ``header(_:_:sensitive:)``.
+    public var sensitiveHeaderNames: Set<HTTPField.Name>
     /// The first problem found while building, reported at send time.
     var problem: RequestError?
 
@@ -43,6 +46,7 @@ public struct Request: Sendable {
         self.headerFields = HTTPFields()
         self.body = nil
         self.timeouts = Timeouts()
+        self.sensitiveHeaderNames = []
         self.problem = nil
     }
 

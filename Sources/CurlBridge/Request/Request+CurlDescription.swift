@@ -1,0 +1,90 @@
+import Foundation
+import HTTPTypes
+
+extension Request {
+    /// Headers whose values ``curlDescription(for:revealingSecrets:)`` always redacts.
+    static let alwaysSensitiveHeaderNames: Set<HTTPField.Name> = [.authorization, .proxyAuthorization, .cookie]
+
+    /// A `curl` command line (for a POSIX shell such as bash) that sends this request as a
+    /// transport with `configuration` would: same method, URL, headers — the configuration's
+    /// defaults included — and body, with the same content decoding, HTTP version and timeouts.
+    ///
+    /// Secret header values (`Authorization`, `Proxy-Authorization`, `Cookie`, and those added
+    /// with `sensitive: true`) read `<redacted>` unless `revealingSecrets` is `true`. A binary body
+    /// is written with `printf` escapes through process substitution (`<(…)`, bash). Not
+    /// reproduced: an in-memory CA (`TLSConfiguration.trustedCertificatesPEM`) and the exact idle
+    /// timeout (approximated with `--speed-limit 1 --speed-time`).
+    ///
+    /// - Parameters:
+    ///   - configuration: The transport configuration to describe the request under; defaults
+    ///     unless given.
+    ///   - revealingSecrets: Whether to print secret header values; `false` by default.
+    /// - Returns: The command, or a `#` comment saying why the request cannot be sent.
+    public func curlDescription(for configuration: Configuration = Configuration(), revealingSecrets: Bool = false) -> String {
+        let prepared: PreparedRequest
+        switch self.prepared(with: RequestDefaults(configuration)) {
+        case .success(let ready): prepared = ready
+        case .failure(let error): return "# not sendable: \(error)"
+        }
+        var words = ["curl"]
+        switch (prepared.method, prepared.body) {
+        case (.head, nil): words.append("--head")
+        case (.get, nil), (.post, .some): break
+        default: words += ["-X", ShellWord.quoted(prepared.method.rawValue)]
+        }
+        words.append(ShellWord.quoted(prepared.url))
+        let secret = Self.alwaysSensitiveHeaderNames.union(sensitiveHeaderNames)
+        for line in prepared.headerLines {
+            words += ["-H", ShellWord.quoted(revealingSecrets ? line : Self.redacted(line, secret: secret))]
+        }
+        if let body = prepared.body {
+            words += ["--data-binary", ShellWord.data(body)]
+        } else if prepared.method == .post {
+            words += ["--data-binary", "''"]
+        }
+        if configuration.decodesContentEncoding { words.append("--compressed") }
+        if configuration.httpVersion == .http1_1 { words.append("--http1.1") }
+        if !configuration.tls.verifiesPeer { words.append("--insecure") }
+        if let connect = prepared.connectTimeoutMilliseconds { words += ["--connect-timeout", Self.seconds(connect)] }
+        if let total = prepared.totalTimeoutMilliseconds { words += ["--max-time", Self.seconds(total)] }
+        if let idle = prepared.idleTimeoutNanoseconds {
+            words += ["--speed-limit", "1", "--speed-time", String((idle + 999_999_999) / 1_000_000_000)]
+        }
+        return words.joined(separator: " ")
+    }
+
+    /// `line` with its value replaced by `<redacted>` when its name is secret.
+    private static func redacted(_ line: String, secret: Set<HTTPField.Name>) -> String {
+        guard let colon = line.firstIndex(where: { $0 == ":" || $0 == ";" }),
+              let name = HTTPField.Name(String(line[..<colon])), secret.contains(name),
+              line[colon] == ":", !line[line.index(after: colon)...].isEmpty
+        else { return line }
+        return "\(line[..<colon]): <redacted>"
+    }
+
+    /// Milliseconds as curl's decimal seconds.
+    private static func seconds(_ milliseconds: Int) -> String {
+        milliseconds % 1000 == 0 ? String(milliseconds / 1000) : String(format: "%.3f", Double(milliseconds) / 1000)
+    }
+}
+
+/// Quoting for a POSIX shell.
+enum ShellWord {
+    /// `text` in single quotes, with each `'` written as `'\''`.
+    static func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// A `--data-binary` argument that yields exactly `data`: quoted text when it is UTF-8 without
+    /// NUL and does not start with `@` (which names a file to curl), otherwise `@<(printf '\xHH…')`, since an argument cannot carry a NUL byte.
+    static func data(_ data: Data) -> String {
+        if !data.contains(0), data.first != UInt8(ascii: "@"), let text = String(data: data, encoding: .utf8) {
+            return quoted(text)
+        }
+        let escapes = data.map { byte in
+            let hex = String(byte, radix: 16)
+            return "\\x" + (hex.count == 1 ? "0" + hex : hex)
+        }.joined()
+        return "@<(printf '\(escapes)')"
+    }
+}
