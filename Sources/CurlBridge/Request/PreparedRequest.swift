@@ -20,6 +20,8 @@ struct PreparedRequest: Sendable {
     let totalTimeoutMilliseconds: Int?
     /// The cap on a body held in memory.
     let maximumBodySize: Int
+    /// The `Accept` value sent, if the request or the defaults set one.
+    let accept: String?
 }
 
 /// What every request of one transport starts from, computed once when the transport is made.
@@ -27,6 +29,7 @@ struct RequestDefaults: Sendable {
     /// A default header, ready to send.
     struct HeaderLine: Sendable {
         let name: HTTPField.Name
+        let value: String
         let line: String
     }
 
@@ -38,7 +41,9 @@ struct RequestDefaults: Sendable {
     init(_ configuration: Configuration) {
         baseURL = configuration.baseURL.map(Self.directoryURL)
         timeouts = configuration.timeouts
-        headerLines = configuration.defaultHeaders.map { HeaderLine(name: $0.name, line: Request.curlHeaderLine($0)) }
+        headerLines = configuration.defaultHeaders.map {
+            HeaderLine(name: $0.name, value: $0.value, line: Request.curlHeaderLine($0))
+        }
         maximumBodySize = configuration.maximumBodySize
     }
 }
@@ -70,7 +75,9 @@ extension Request {
             connectTimeoutMilliseconds: timeouts.connect?.roundedUpMilliseconds,
             idleTimeoutNanoseconds: timeouts.idle.map { UInt64($0.roundedUpMilliseconds) * 1_000_000 },
             totalTimeoutMilliseconds: timeouts.total?.roundedUpMilliseconds,
-            maximumBodySize: defaults.maximumBodySize
+            maximumBodySize: defaults.maximumBodySize,
+            accept: headerFields.first { $0.name == .accept }?.value
+                ?? defaults.headerLines.first { $0.name == .accept }?.value
         ))
     }
 

@@ -18,11 +18,17 @@ public struct Response: Sendable, Equatable {
     public var httpVersion: HTTPVersion
     /// Timings, sizes and connection facts, from curl.
     public var metrics: TransferMetrics
+    /// The method of the request this answers (a `HEAD` response has no body).
+    public var requestMethod: HTTPRequest.Method
+    /// The request's `Accept` value, which ``validate(statusCodes:contentTypes:)`` checks against
+    /// by default; `nil` when the request sent none of its own (curl then sends `*/*`).
+    public var requestAccept: String?
 
     /// Creates a response.
     public init(
         status: HTTPResponse.Status, headerFields: HTTPFields, body: Data, url: String,
-        httpVersion: HTTPVersion, metrics: TransferMetrics
+        httpVersion: HTTPVersion, metrics: TransferMetrics,
+        requestMethod: HTTPRequest.Method = .get, requestAccept: String? = nil
     ) {
         self.status = status
         self.headerFields = headerFields
@@ -30,8 +36,13 @@ public struct Response: Sendable, Equatable {
         self.url = url
         self.httpVersion = httpVersion
         self.metrics = metrics
+        self.requestMethod = requestMethod
+        self.requestAccept = requestAccept
     }
 
-    /// The body decoded as UTF-8 text (invalid bytes become U+FFFD).
-    public var text: String { String(decoding: body, as: UTF8.self) }
+    /// Whether an empty body is what this response should have: a `HEAD` request, or status 204
+    /// or 205 (as in Alamofire's `emptyResponseCodes` and `emptyRequestMethods`).
+    public var allowsEmptyBody: Bool {
+        requestMethod == .head || status.code == 204 || status.code == 205
+    }
 }

@@ -216,6 +216,8 @@ final class CurlTransfer {
             body: body,
             url: easy.info(string: CURLINFO_EFFECTIVE_URL),
             httpVersion: readHTTPVersion(),
-            metrics: readMetrics()))
+            metrics: readMetrics(),
+            requestMethod: request.method,
+            requestAccept: request.accept))
     }
 }
