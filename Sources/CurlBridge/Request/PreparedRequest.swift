@@ -115,11 +115,11 @@ extension Request {
 
     /// The query items as an RFC 3986 query string, `nil` when there are none.
     private var encodedQuery: String? {
-        guard !queryItems.isEmpty else { return nil }
-        return queryItems.map { item in
+        let parts = queryItems.map { item in
             let name = PercentEncoding.encoded(item.name)
             return item.value.map { name + "=" + PercentEncoding.encoded($0) } ?? name
-        }.joined(separator: "&")
+        } + encodedQueryParts.filter { !$0.isEmpty }
+        return parts.isEmpty ? nil : parts.joined(separator: "&")
     }
 
     /// The default header lines under this request's own fields (the request's win, by name),

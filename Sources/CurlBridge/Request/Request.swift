@@ -22,6 +22,8 @@ public struct Request: Sendable {
     public var url: String
     /// Query items appended to the URL's own query, percent-encoded per RFC 3986.
     public var queryItems: [URLQueryItem]
+    /// Already-encoded query text appended after ``queryItems`` (from ``parameters(_:encoder:destination:)``).
+    var encodedQueryParts: [String]
     /// Header fields; these win over the configuration's default headers of the same name.
     public var headerFields: HTTPFields
     /// The body, if any.
@@ -43,6 +45,7 @@ public struct Request: Sendable {
         self.method = method
         self.url = url
         self.queryItems = []
+        self.encodedQueryParts = []
         self.headerFields = HTTPFields()
         self.body = nil
         self.timeouts = Timeouts()
