@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.35.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.25.0"),
+        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.0"),
     ],
     targets: [
         // libcurl, found through pkg-config, with typed wrappers for its variadic calls.
@@ -40,6 +41,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
             ]
         ),
         // A child process the tests start: the blocking guard on the real main thread and on the

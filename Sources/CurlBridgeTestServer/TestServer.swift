@@ -28,6 +28,8 @@ import Synchronization
 /// - `/response-headers?Name=value&…`: `200` `"ok"` with each (percent-decoded) pair as a header.
 /// - `/redirect-to?url=…&status=302`: the status (300...399, default 302) with `Location: url`.
 /// - `/json`: `{"id":42,"name":"CurlBridge"}`.
+/// - `/multipart`: parses a `multipart/form-data` body with multipart-kit and answers the JSON
+///   ``MultipartReply`` (each part's headers, name, filename, type, size and bytes).
 ///
 /// The server owns a two-thread event loop group. Call ``shutdown()`` (or ``shutdownAndWait()``)
 /// when done: it closes the listeners and every open connection and stops the threads.

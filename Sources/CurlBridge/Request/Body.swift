@@ -1,17 +1,41 @@
 import Foundation
 
 extension Request {
-    /// A request body: the bytes to send and, when known, their content type.
+    /// A request body: bytes with, when known, their content type, or a multipart form.
     public struct Body: Sendable, Hashable {
-        /// The bytes sent.
-        public var data: Data
-        /// The `Content-Type` sent when the request sets none itself; `nil` sends none.
+        /// What is sent.
+        enum Content: Sendable, Hashable {
+            case bytes(Data)
+            case multipart(MultipartForm)
+        }
+
+        let content: Content
+        /// The `Content-Type` sent when the request sets none itself; `nil` sends none (for a
+        /// multipart form, curl sends its own with the boundary).
         public var contentType: String?
 
-        /// Creates a body.
+        /// The bytes sent, or `nil` for a multipart form.
+        public var data: Data? {
+            if case .bytes(let data) = content { return data }
+            return nil
+        }
+
+        /// The multipart form sent, if the body is one.
+        public var multipartForm: MultipartForm? {
+            if case .multipart(let form) = content { return form }
+            return nil
+        }
+
+        /// Creates a body of bytes.
         public init(data: Data, contentType: String?) {
-            self.data = data
+            self.content = .bytes(data)
             self.contentType = contentType
+        }
+
+        /// Creates a multipart body.
+        public init(multipart form: MultipartForm) {
+            self.content = .multipart(form)
+            self.contentType = nil
         }
     }
 }

@@ -11,7 +11,7 @@ struct PreparedRequest: Sendable {
     /// Header lines as curl takes them: `"Name: value"`, or `"Name;"` for an empty value.
     let headerLines: [String]
     /// The body to send, if any.
-    let body: Data?
+    let body: Request.Body.Content?
     /// Connect timeout in milliseconds, `nil` for none.
     let connectTimeoutMilliseconds: Int?
     /// Idle timeout in nanoseconds, `nil` for none.
@@ -22,6 +22,12 @@ struct PreparedRequest: Sendable {
     let maximumBodySize: Int
     /// The `Accept` value sent, if the request or the defaults set one.
     let accept: String?
+
+    /// The body's bytes, when it is bytes rather than a multipart form.
+    var bodyBytes: Data? {
+        if case .bytes(let data) = body { return data }
+        return nil
+    }
 }
 
 /// What every request of one transport starts from, computed once when the transport is made.
@@ -61,6 +67,9 @@ extension Request {
     /// This request checked and resolved against a transport's defaults, or the first problem with it.
     func prepared(with defaults: RequestDefaults) -> Result<PreparedRequest, RequestError> {
         if let problem { return .failure(problem) }
+        if let (code, message) = body?.multipartForm?.problem() {
+            return .failure(RequestError(code, message, method: method, url: url))
+        }
         let resolvedURL: String
         switch resolveURL(baseURL: defaults.baseURL) {
         case .success(let url): resolvedURL = url
@@ -71,7 +80,7 @@ extension Request {
             method: method,
             url: resolvedURL,
             headerLines: headerLines(merging: defaults.headerLines),
-            body: body?.data,
+            body: body?.content,
             connectTimeoutMilliseconds: timeouts.connect?.roundedUpMilliseconds,
             idleTimeoutNanoseconds: timeouts.idle.map { UInt64($0.roundedUpMilliseconds) * 1_000_000 },
             totalTimeoutMilliseconds: timeouts.total?.roundedUpMilliseconds,
@@ -139,7 +148,7 @@ extension Request {
         if !names.contains(.contentType) {
             if let contentType = body?.contentType {
                 lines.append("Content-Type: \(contentType)")
-            } else if body != nil || method == .post {
+            } else if body?.data != nil || (body == nil && method == .post) {
                 lines.append("Content-Type:")  // curl would otherwise claim a form body
             }
         }

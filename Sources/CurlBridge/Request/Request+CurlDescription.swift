@@ -29,7 +29,7 @@ extension Request {
         var words = ["curl"]
         switch (prepared.method, prepared.body) {
         case (.head, nil): words.append("--head")
-        case (.get, nil), (.post, .some): break
+        case (.get, nil), (.post, .some), (.post, nil): break
         default: words += ["-X", ShellWord.quoted(prepared.method.rawValue)]
         }
         words.append(ShellWord.quoted(prepared.url))
@@ -37,10 +37,15 @@ extension Request {
         for line in prepared.headerLines {
             words += ["-H", ShellWord.quoted(revealingSecrets ? line : Self.redacted(line, secret: secret))]
         }
-        if let body = prepared.body {
+        switch prepared.body {
+        case .bytes(let body)?:
             words += ["--data-binary", ShellWord.data(body)]
-        } else if prepared.method == .post {
+        case .multipart(let form)?:
+            words += form.parts.flatMap(ShellWord.formPart)
+        case nil where prepared.method == .post:
             words += ["--data-binary", "''"]
+        case nil:
+            break
         }
         if configuration.decodesContentEncoding { words.append("--compressed") }
         if configuration.httpVersion == .http1_1 { words.append("--http1.1") }
@@ -81,10 +86,38 @@ enum ShellWord {
         if !data.contains(0), data.first != UInt8(ascii: "@"), let text = String(data: data, encoding: .utf8) {
             return quoted(text)
         }
-        let escapes = data.map { byte in
+        return "@<(printf '\(printfEscapes(data))')"
+    }
+
+    /// The `curl -F` / `--form-string` arguments for one multipart part.
+    static func formPart(_ part: MultipartForm.Part) -> [String] {
+        var attributes = ""
+        if let filename = part.filename { attributes += ";filename=\(formQuoted(filename))" }
+        if let contentType = part.contentType { attributes += ";type=\(contentType)" }
+        switch part.content {
+        case .text(let text) where attributes.isEmpty:
+            return ["--form-string", quoted("\(part.name)=\(text)")]
+        case .text(let text):
+            return ["-F", quoted("\(part.name)=@") + "<(printf '%s' \(quoted(text)))" + quoted(attributes)]
+        case .file(let url):
+            return ["-F", quoted("\(part.name)=@\(formQuoted(url.path))\(attributes)")]
+        case .data(let data):
+            // `<` sends a file's content as a plain field; `@` as a file upload with a filename.
+            let source = part.filename == nil ? "<" : "@"
+            return ["-F", quoted("\(part.name)=\(source)") + "<(printf '\(printfEscapes(data))')" + quoted(attributes)]
+        }
+    }
+
+    /// `text` in double quotes for curl's `-F` syntax, `"` and `\\` escaped with a backslash.
+    static func formQuoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    /// Every byte of `data` as a `printf` `\\xHH` escape.
+    static func printfEscapes(_ data: Data) -> String {
+        data.map { byte in
             let hex = String(byte, radix: 16)
             return "\\x" + (hex.count == 1 ? "0" + hex : hex)
         }.joined()
-        return "@<(printf '\(escapes)')"
     }
 }

@@ -13,6 +13,8 @@ final class CurlEasyHandle {
     private var headerList: UnsafeMutablePointer<curl_slist>?
     /// The buffer curl writes its error text into (`CURLOPT_ERRORBUFFER`).
     private let errorBuffer: UnsafeMutablePointer<CChar>
+    /// The multipart body handed to `CURLOPT_MIMEPOST`, freed after the handle.
+    private var mime: OpaquePointer?
 
     /// Creates an easy handle with its error buffer installed.
     ///
@@ -30,6 +32,7 @@ final class CurlEasyHandle {
 
     deinit {
         curl_easy_cleanup(raw)
+        curl_mime_free(mime)
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }
@@ -84,12 +87,56 @@ final class CurlEasyHandle {
 
     /// Turns a failed `curl_easy_setopt` into an error naming the option.
     func check(_ result: CURLcode, _ option: CURLoption) throws(RequestError) {
+        try check(result, "option \(option.rawValue)")
+    }
+
+    /// Turns a failed curl call into an error naming `what` curl rejected.
+    func check(_ result: CURLcode, _ what: String) throws(RequestError) {
         guard result == CURLE_OK else {
             let text = String(cString: curl_easy_strerror(result))
             throw RequestError(
-                .transportFailure, "curl rejected option \(option.rawValue): \(text)",
+                .transportFailure, "curl rejected \(what): \(text)",
                 curlCode: Int(result.rawValue), curlMessage: text)
         }
+    }
+
+    /// Installs `form` as the body through curl's MIME API (`CURLOPT_MIMEPOST`); file parts are
+    /// streamed from disk by curl while sending.
+    func setMultipartBody(_ form: MultipartForm) throws(RequestError) {
+        guard let mime = curl_mime_init(raw) else {
+            throw RequestError(.transportFailure, "curl_mime_init returned no form")
+        }
+        curl_mime_free(self.mime)
+        self.mime = mime
+        for part in form.parts {
+            guard let handle = curl_mime_addpart(mime) else {
+                throw RequestError(.transportFailure, "curl_mime_addpart returned no part")
+            }
+            try check(curl_mime_name(handle, part.name), "part name \(part.name.debugDescription)")
+            switch part.content {
+            case .text(let text):
+                try check(curl_mime_data(handle, text, text.utf8.count), "part data")
+            case .data(let data):
+                let result = data.isEmpty
+                    ? curl_mime_data(handle, "", 0)
+                    : data.withUnsafeBytes { curl_mime_data(handle, $0.baseAddress?.assumingMemoryBound(to: CChar.self), $0.count) }
+                try check(result, "part data")
+            case .file(let url):
+                let result = curl_mime_filedata(handle, url.path)
+                guard result == CURLE_OK else {
+                    throw RequestError(
+                        .fileIO, "multipart file \(url.path.debugDescription) cannot be read",
+                        curlCode: Int(result.rawValue), curlMessage: String(cString: curl_easy_strerror(result)))
+                }
+            }
+            if let filename = part.filename {
+                try check(curl_mime_filename(handle, filename), "part filename")
+            }
+            if let contentType = part.contentType {
+                try check(curl_mime_type(handle, contentType), "part type")
+            }
+        }
+        try check(ccurl_easy_setopt_pointer(raw, CURLOPT_MIMEPOST, UnsafeMutableRawPointer(mime)), CURLOPT_MIMEPOST)
     }
 }
 

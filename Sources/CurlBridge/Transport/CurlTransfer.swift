@@ -60,9 +60,12 @@ final class CurlTransfer {
             try easy.set(CURLOPT_TIMEOUT_MS, total)
         }
         let method = request.method.rawValue
-        if let body = request.body {
+        if let body = request.bodyBytes {
             try easy.set(CURLOPT_POST, 1)
             try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(body.count))
+            if method != "POST" { try easy.set(CURLOPT_CUSTOMREQUEST, method) }
+        } else if case .multipart(let form) = request.body {
+            try easy.setMultipartBody(form)
             if method != "POST" { try easy.set(CURLOPT_CUSTOMREQUEST, method) }
         } else if method == "HEAD" {
             try easy.set(CURLOPT_NOBODY, 1)
@@ -87,7 +90,7 @@ final class CurlTransfer {
             return CurlTransfer.from(context).receiveHeaderLine(byteCount: size * count)
         }, CURLOPT_HEADERFUNCTION)
         try easy.set(CURLOPT_HEADERDATA, pointer: context)
-        if request.body != nil {
+        if request.bodyBytes != nil {
             try easy.check(ccurl_easy_setopt_read_function(easy.raw) { bytes, size, count, context in
                 guard let context, let bytes else { return ccurl_readfunc_abort }
                 return CurlTransfer.from(context).sendBody(into: UnsafeMutableRawBufferPointer(start: bytes, count: size * count))
@@ -155,7 +158,7 @@ final class CurlTransfer {
 
     /// Copies the next slice of the request body into curl's buffer.
     private func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        guard let body = request.body else { return 0 }
+        guard let body = request.bodyBytes else { return 0 }
         lastActivity = MonotonicClock.now
         let count = min(buffer.count, body.count - uploadOffset)
         let start = body.index(body.startIndex, offsetBy: uploadOffset)
@@ -166,7 +169,7 @@ final class CurlTransfer {
 
     /// Moves the upload position, when curl must send the body again (e.g. on a retried connection).
     private func rewindBody(to offset: Int) -> Int32 {
-        guard let body = request.body, (0...body.count).contains(offset) else { return ccurl_seekfunc_fail }
+        guard let body = request.bodyBytes, (0...body.count).contains(offset) else { return ccurl_seekfunc_fail }
         uploadOffset = offset
         return ccurl_seekfunc_ok
     }
