@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "bench-libcurl", targets: ["BenchLibcurl"]),
         .executable(name: "bench-urlsession", targets: ["BenchURLSession"]),
         .executable(name: "bench-ahc", targets: ["BenchAHC"]),
+        .executable(name: "bench-multipart-upload", targets: ["BenchMultipartUpload"]),
     ],
     dependencies: [
         .package(name: "CurlBridge", path: ".."),
@@ -31,6 +32,11 @@ let package = Package(
             name: "BenchLibcurl",
             cSettings: [.define("_GNU_SOURCE")],
             linkerSettings: [.linkedLibrary("curl"), .linkedLibrary("pthread")]
+        ),
+        // One large multipart upload through CurlBridge: throughput and peak RSS (issue 4).
+        .executableTarget(
+            name: "BenchMultipartUpload",
+            dependencies: [.product(name: "CurlBridge", package: "CurlBridge")]
         ),
         .executableTarget(
             name: "BenchURLSession",
