@@ -54,6 +54,18 @@ import Testing
         #expect(String(decoding: form.bodyData, as: UTF8.self) == "a=1+2")
     }
 
+    @Test(arguments: ClientStyle.allCases)
+    func defaultHeadersNameCurlBridgeAndOfferEveryDecodingAndTheRequestWins(style: ClientStyle) async throws {
+        let transport = Fixture.transport(try await Fixture.server())
+        let plain = try await style.send(.get("echo"), through: transport).get().echo()
+        #expect(plain.header("User-Agent").first?.hasPrefix("CurlBridge/") == true)
+        #expect(plain.header("Accept-Encoding") == ["deflate, gzip, br, zstd"])
+        let own = try await style.send(Request.get("echo").header("Accept-Encoding", "gzip").header("User-Agent", "Mine/2"), through: transport)
+            .get().echo()
+        #expect(own.header("Accept-Encoding") == ["gzip"])
+        #expect(own.header("User-Agent") == ["Mine/2"])
+    }
+
     @Test(arguments: ClientStyle.allCases, [200, 201, 204, 301, 404, 418, 500, 503])
     func anyStatusIsAResponseUntilValidated(style: ClientStyle, code: Int) async throws {
         let transport = Fixture.transport(try await Fixture.server())
