@@ -69,16 +69,9 @@ import Testing
         let candidates = [directory, directory.deletingLastPathComponent()].map { $0.appendingPathComponent("CurlBridgeProbe") }
         let executable = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
                                       "build the CurlBridgeProbe product first (swift build)")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = [mode]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        let (status, output) = try runChildProcess(executable, [mode])
+        #expect(status == 0)
+        return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
     @Test func blockingCallOnTheMainQueueAfterDispatchMainIsRefused() throws {

@@ -5,20 +5,6 @@ import Testing
 
 /// `curlDescription` is a command the real curl CLI can run to send the very same request.
 @Suite struct CurlDescriptionTests {
-    /// Runs `command` with bash and returns its standard output.
-    func runShell(_ command: String) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", command + " --silent --show-error"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return data
-    }
-
     static let requests: [(String, Request)] = [
         ("get with query and headers", Request.get("echo/a").query("q", "a b&c").header("X-Trace", "it's 1").header("X-Empty", "")),
         ("json post", Request.post("echo").json(["name": "Ada", "quote": "don't"])),
@@ -36,7 +22,9 @@ import Testing
         let transport = Fixture.transport(server)
         var sent = try await ClientStyle.async.send(request, through: transport).get().echo()
         let command = request.curlDescription(for: transport.configuration)
-        var replayed = try JSONDecoder().decode(EchoReply.self, from: runShell(command))
+        let (status, output) = try runCurlCommand(command)
+        #expect(status == 0)
+        var replayed = try JSONDecoder().decode(EchoReply.self, from: output)
         sent.connectionID = 0
         replayed.connectionID = 0
         #expect(replayed == sent, "\(command)")

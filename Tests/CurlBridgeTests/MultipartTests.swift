@@ -84,15 +84,9 @@ import Testing
         let transport = Fixture.transport(try await Fixture.server())
         let request = Request.post("multipart").multipart(Self.form(file: file).text("typed", "t").data("blob", Data([9, 0, 9]), filename: "b.bin"))
         let sent = try reply(try await ClientStyle.async.send(request, through: transport).get())
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", request.curlDescription(for: transport.configuration) + " --silent --show-error"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let replayed = try JSONDecoder().decode(MultipartReply.self, from: data)
+        let (status, output) = try runCurlCommand(request.curlDescription(for: transport.configuration))
+        #expect(status == 0)
+        let replayed = try JSONDecoder().decode(MultipartReply.self, from: output)
         #expect(replayed.parts.map(\.name) == sent.parts.map(\.name))
         #expect(replayed.parts.map(\.filename) == sent.parts.map(\.filename))
         #expect(replayed.parts.map(\.contentType) == sent.parts.map(\.contentType))

@@ -69,8 +69,8 @@ import Testing
         let transport = Fixture.transport(try await Fixture.server())
         let collected = Mutex(Data())
         let pausedOnce = Mutex(false)
-        // Paused for 2.5 s against a 1 s idle limit: the pause must not count as idle.
-        let request = Request.get("bytes/300000").timeout(idle: .seconds(1))
+        // Paused for 4 s against a 3 s idle limit: the pause must not count as idle.
+        let request = Request.get("bytes/300000").timeout(idle: .seconds(3))
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Response, RequestError>, Never>) in
             let handle = Mutex<TransferHandle?>(nil)
             var events = TransferEvents { continuation.resume(returning: $0) }
@@ -81,7 +81,7 @@ import Testing
                     return !paused
                 }
                 if isFirst {
-                    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(2500)) {
+                    DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(4)) {
                         handle.withLock { $0 }?.resume()
                     }
                     return .pause
@@ -101,9 +101,9 @@ import Testing
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Response, RequestError>, Never>) in
             var events = TransferEvents { continuation.resume(returning: $0) }
             events.onBodyChunk = { _ in chunks.withLock { $0 += 1 }; return .accept }
-            let handle = transport.start(Request.get("drip?bytes=6&interval=50").timeout(idle: .seconds(1)), events: events)
+            let handle = transport.start(Request.get("drip?bytes=6&interval=50").timeout(idle: .seconds(3)), events: events)
             handle?.pause()
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(2500)) { handle?.resume() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(4)) { handle?.resume() }
         }
         #expect(try result.get().status == .ok)
         #expect(chunks.withLock { $0 } >= 1)
