@@ -1,3 +1,4 @@
+import Dispatch
 import NIOCore
 import NIOHTTP1
 
@@ -68,6 +69,14 @@ final class RequestHandler: ChannelInboundHandler {
         case .delayed(let delay, let response):
             self.schedule(after: delay, context: context) {
                 self.send(response, to: request, context: context)
+            }
+        case .offloaded(let compute):
+            let target = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+            DispatchQueue.global().async {
+                let response = compute()
+                target.eventLoop.execute {
+                    target.value.handler.send(response, to: request, context: target.value.context)
+                }
             }
         case .pattern(let stream, let declaresLength):
             var headers: HTTPHeaders = ["Content-Type": "application/octet-stream"]

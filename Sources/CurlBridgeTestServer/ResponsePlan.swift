@@ -6,6 +6,9 @@ enum ResponsePlan {
     case complete(CompleteResponse)
     /// Send this response after a delay.
     case delayed(TimeAmount, CompleteResponse)
+    /// Compute the response off the event loop (slow work such as parsing a large body), then send
+    /// it, so other connections on the loop are never stalled.
+    case offloaded(@Sendable () -> CompleteResponse)
     /// Stream the deterministic byte pattern (see ``PatternBytes``).
     case pattern(PatternStream, declaresLength: Bool)
     /// Send headers (with `Content-Length`) after `initialDelay`, then one byte per `interval`.

@@ -44,7 +44,7 @@ enum Router {
         case ("redirect-to", 1):
             return redirect(parameters)
         case ("multipart", 1):
-            return .complete(MultipartRoute.response(to: request))
+            return .offloaded { MultipartRoute.response(to: request) }
         case ("json", 1):
             return .complete(
                 CompleteResponse(status: .ok, contentType: "application/json", body: #"{"id":42,"name":"CurlBridge"}"#)
