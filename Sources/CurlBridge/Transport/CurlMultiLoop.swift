@@ -26,10 +26,9 @@ internal import CCurl
 /// if other transfers are in flight by then, it hands the loop to the queue.
 ///
 /// Other threads never touch curl. `submit` appends a command under the lock and either wakes
-/// the running loop if it is polling (`curl_multi_wakeup`, called under the same lock so it can
-/// never race the multi's cleanup; a busy owner reads the inbox before its next poll anyway) or,
-/// when the loop is idle, marks it running and dispatches it. Because "running" and "polling" are
-/// decided under the lock that guards the inbox, no command is ever stranded.
+/// the running loop (`curl_multi_wakeup`, called under the same lock so it can never race the
+/// multi's cleanup) or, when the loop is idle, marks it running and dispatches it. Because
+/// "running" is decided under the lock that guards the inbox, no command is ever stranded.
 ///
 /// `@unchecked Sendable`: the multi handle, the transfer table and every easy handle are touched
 /// only by the loop's owner (and by `deinit`, when no transfer can exist). There is at most one
@@ -60,9 +59,6 @@ final class CurlMultiLoop: @unchecked Sendable {
     private struct Inbox: ~Copyable {
         var commands: [Command] = []
         var isRunning = false
-        /// Whether the owner is in (or committed to) `curl_multi_poll`: only then does a new
-        /// command need `curl_multi_wakeup`; otherwise the owner reads the inbox before it polls.
-        var isPolling = false
         var state = State.open
         var onClosed: [@Sendable () -> Void] = []
     }
@@ -154,7 +150,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             inbox.commands.append(command)
             if inbox.isRunning {
-                if inbox.isPolling { curl_multi_wakeup(multi) }
+                curl_multi_wakeup(multi)
                 return false
             }
             inbox.isRunning = true
@@ -207,9 +203,8 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// One turn of the loop (see the type's comment); `false` once the loop has stopped.
     private func turn() -> Bool {
-        if !transfers.isEmpty && commitToPolling() {
+        if !transfers.isEmpty {
             let polled = curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(), nil)
-            inbox.withLock { $0.isPolling = false }
             if polled != CURLM_OK { failAll(polled, during: "curl_multi_poll") }
         }
         guard let commands = takeCommandsOrStop() else { return false }
@@ -220,17 +215,6 @@ final class CurlMultiLoop: @unchecked Sendable {
         completeFinishedTransfers()
         expireIdleTransfers()
         return true
-    }
-
-    /// Marks the owner as polling, unless commands are already waiting (then it skips the poll).
-    /// Deciding under the lock is what lets `enqueue` wake only a polling owner without ever
-    /// leaving a command unseen.
-    private func commitToPolling() -> Bool {
-        inbox.withLock { inbox in
-            guard inbox.commands.isEmpty else { return false }
-            inbox.isPolling = true
-            return true
-        }
     }
 
     /// What the loop does after looking at the inbox.
