@@ -62,20 +62,20 @@ import Testing
 /// (off the main thread on Linux), and resource accounting without other tests running.
 @Suite struct ProbeProcessTests {
     /// Runs the probe executable built beside the tests and returns its output lines.
-    func runProbe(_ mode: String) throws -> [String] {
+    func runProbe(_ mode: String) async throws -> [String] {
         // The test binary sits in the build products directory, beside the executables.
         let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let directory = testBinary.deletingLastPathComponent()
         let candidates = [directory, directory.deletingLastPathComponent()].map { $0.appendingPathComponent("CurlBridgeProbe") }
         let executable = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
                                       "build the CurlBridgeProbe product first (swift build)")
-        let (status, output) = try runChildProcess(executable, [mode])
+        let (status, output) = try await runChildProcess(executable, [mode])
         #expect(status == 0)
         return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
-    @Test func blockingCallOnTheMainQueueAfterDispatchMainIsRefused() throws {
-        let lines = try runProbe("main-queue")
+    @Test func blockingCallOnTheMainQueueAfterDispatchMainIsRefused() async throws {
+        let lines = try await runProbe("main-queue")
         #expect(lines.contains("main-thread isMainThread=true refused=blockingRefused"))
         #expect(lines.contains("main-queue isMainThread=false"))
         #expect(lines.contains("main-queue refused=blockingRefused"))
@@ -83,8 +83,8 @@ import Testing
         #expect(lines.contains("worker allowed=200"))
     }
 
-    @Test func transportsReleaseTheirSocketsAndThreads() throws {
-        let lines = try runProbe("resources")
+    @Test func transportsReleaseTheirSocketsAndThreads() async throws {
+        let lines = try await runProbe("resources")
         let report = try #require(lines.first { $0.hasPrefix("resources ") })
         let fields = Dictionary(uniqueKeysWithValues: report.dropFirst("resources ".count).split(separator: " ").compactMap { pair -> (String, Int)? in
             let parts = pair.split(separator: "=")

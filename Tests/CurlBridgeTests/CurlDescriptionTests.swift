@@ -22,7 +22,7 @@ import Testing
         let transport = Fixture.transport(server)
         var sent = try await ClientStyle.async.send(request, through: transport).get().echo()
         let command = request.curlDescription(for: transport.configuration)
-        let (status, output) = try runCurlCommand(command)
+        let (status, output) = try await runCurlCommand(command)
         #expect(status == 0)
         var replayed = try JSONDecoder().decode(EchoReply.self, from: output)
         sent.connectionID = 0

@@ -84,7 +84,7 @@ import Testing
         let transport = Fixture.transport(try await Fixture.server())
         let request = Request.post("multipart").multipart(Self.form(file: file).text("typed", "t").data("blob", Data([9, 0, 9]), filename: "b.bin"))
         let sent = try reply(try await ClientStyle.async.send(request, through: transport).get())
-        let (status, output) = try runCurlCommand(request.curlDescription(for: transport.configuration))
+        let (status, output) = try await runCurlCommand(request.curlDescription(for: transport.configuration))
         #expect(status == 0)
         let replayed = try JSONDecoder().decode(MultipartReply.self, from: output)
         #expect(replayed.parts.map(\.name) == sent.parts.map(\.name))
