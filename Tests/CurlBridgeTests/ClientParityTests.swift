@@ -96,6 +96,7 @@ import Testing
         ("space in a header name", .invalidHeader, { Request.get($0).header("Bad Name", "v") }),
         ("CR/LF in the method", .invalidMethod, { Request(method: "GET\r\nX: y", url: $0) }),
         ("unencodable JSON", .encodingFailed, { Request.post($0).json(["x": Double.nan]) }),
+        ("CR/LF in a body content type", .invalidHeader, { Request.post($0).body(Data("x".utf8), contentType: "text/plain\r\nX-Evil: 1") }),
     ]
 
     @Test(arguments: ClientStyle.allCases, cases.map(\.0))

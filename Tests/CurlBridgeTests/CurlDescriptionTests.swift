@@ -13,6 +13,7 @@ import Testing
         ("custom method with body", Request(method: "PROPFIND", url: "echo").body("<propfind/>", contentType: "application/xml")),
         ("empty post", Request.post("echo")),
         ("delete", Request.delete("echo/1")),
+        ("brackets in the URL", Request.get("echo?list[0]=a&list[1]=b")),
     ]
 
     @Test(arguments: requests.map(\.0))

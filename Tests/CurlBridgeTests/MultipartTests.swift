@@ -64,6 +64,7 @@ import Testing
     static let badForms: [(String, RequestError.Code, @Sendable () -> MultipartForm)] = [
         ("missing file", .fileIO, { MultipartForm().file("f", at: URL(fileURLWithPath: "/nonexistent/curlbridge.bin")) }),
         ("directory", .fileIO, { MultipartForm().file("f", at: URL(fileURLWithPath: "/tmp")) }),
+        ("device", .fileIO, { MultipartForm().file("f", at: URL(fileURLWithPath: "/dev/zero")) }),
         ("CR/LF in a part name", .invalidHeader, { MultipartForm().text("a\r\nContent-Type: evil", "1") }),
         ("LF in a filename", .invalidHeader, { MultipartForm().data("a", Data(), filename: "x\ny") }),
         ("NUL in a part type", .invalidHeader, { MultipartForm().data("a", Data(), contentType: "text/plain\0") }),

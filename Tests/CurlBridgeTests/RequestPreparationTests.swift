@@ -56,6 +56,13 @@ import Testing
         #expect(try prepared(.get(url).query("q", "v")).url == expected)
     }
 
+    @Test func malformedPercentEscapesAreNotPassedThroughVerbatim() {
+        switch Request.get("http://h.example/a%zz%4").prepared(with: RequestDefaults(configuration)) {
+        case .success(let prepared): #expect(!prepared.url.contains("%zz"))
+        case .failure(let error): #expect(error.code == .invalidURL)
+        }
+    }
+
     @Test(arguments: ["http://:80/", "http://@/x", "http://?q"])
     func absoluteURLWithoutAHostIsRefused(url: String) {
         #expect(problem(.get(url))?.code == .invalidURL)

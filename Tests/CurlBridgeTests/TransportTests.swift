@@ -30,6 +30,19 @@ import Testing
         #expect((1...2).contains(Set(try responses.map { try $0.echo().connectionID }).count))
     }
 
+    @Test func transferWaitingForAConnectionIsNotIdle() async throws {
+        // One connection per host: the second request waits ~1.5 s for it, longer than its idle
+        // limit; the idle clock must start only once it is connected.
+        let transport = Fixture.transport(try await Fixture.server()) { $0.connectionLimits.perHost = 1 }
+        let client = AsyncClient(transport: transport)
+        async let first = client.send(.get("delay/1500"))
+        try await transport.waitUntilInFlight(1)
+        let second = try await client.send(Request.get("delay/0").timeout(idle: .milliseconds(700)))
+        #expect(second.status == .ok)
+        #expect(try await first.status == .ok)
+        #expect(try second.echo().connectionID == (try await first.echo().connectionID))
+    }
+
     @Test func eventsArriveInOrderAndCompletionExactlyOnce() async throws {
         let transport = Fixture.transport(try await Fixture.server())
         let log = Mutex<[String]>([])

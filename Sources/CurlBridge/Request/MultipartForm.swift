@@ -88,8 +88,8 @@ public struct MultipartForm: Sendable, Hashable {
                 return (.invalidHeader, "multipart part \(what) \(text.debugDescription) contains CR, LF or NUL")
             }
             if case .file(let url) = part.content {
-                var isDirectory: ObjCBool = false
-                guard url.isFileURL, FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                let type = try? FileManager.default.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType
+                guard url.isFileURL, type == .typeRegular else {
                     return (.fileIO, "multipart file \(url.path.debugDescription) does not exist or is not a regular file")
                 }
                 guard FileManager.default.isReadableFile(atPath: url.path) else {

@@ -23,7 +23,7 @@ struct PlainAbsoluteURL {
         let authority = utf8[..<hostEnd]
         let host = authority.split(separator: UInt8(ascii: "@"), omittingEmptySubsequences: false).last ?? authority
         guard let first = host.first, first != UInt8(ascii: ":"), first != UInt8(ascii: "["),
-              url.utf8.allSatisfy(Self.isAllowed)
+              url.utf8.allSatisfy(Self.isAllowed), Self.hasWellFormedEscapes(url.utf8)
         else { return nil }
         string = Self.withoutFragment(url)
     }
@@ -51,6 +51,18 @@ struct PlainAbsoluteURL {
         let expected = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
         guard utf8.count >= expected.count else { return false }
         return zip(utf8, expected).allSatisfy { actual, wanted in actual | 0x20 == wanted }
+    }
+
+    /// Whether every `%` is followed by two hex digits.
+    private static func hasWellFormedEscapes(_ utf8: String.UTF8View) -> Bool {
+        var index = utf8.startIndex
+        while let percent = utf8[index...].firstIndex(of: UInt8(ascii: "%")) {
+            let digits = utf8[utf8.index(after: percent)...].prefix(2)
+            guard digits.count == 2, digits.allSatisfy({ UInt8(ascii: "0")...UInt8(ascii: "9") ~= $0 || UInt8(ascii: "a")...UInt8(ascii: "f") ~= ($0 | 0x20) })
+            else { return false }
+            index = digits.endIndex
+        }
+        return true
     }
 
     /// RFC 3986 unreserved, reserved and `%`.

@@ -23,6 +23,12 @@ struct PreparedRequest: Sendable {
     /// The `Accept` value sent, if the request or the defaults set one.
     let accept: String?
 
+    /// Whether the body is a multipart form.
+    var isMultipart: Bool {
+        if case .multipart = body { return true }
+        return false
+    }
+
     /// The body's bytes, when it is bytes rather than a multipart form.
     var bodyBytes: Data? {
         if case .bytes(let data) = body { return data }
@@ -69,6 +75,10 @@ extension Request {
         if let problem { return .failure(problem) }
         if let (code, message) = body?.multipartForm?.problem() {
             return .failure(RequestError(code, message, method: method, url: url))
+        }
+        if let contentType = body?.contentType, contentType.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
+            return .failure(RequestError(
+                .invalidHeader, "body content type \(contentType.debugDescription) contains CR, LF or NUL", method: method, url: url))
         }
         let resolvedURL: String
         switch resolveURL(baseURL: defaults.baseURL) {

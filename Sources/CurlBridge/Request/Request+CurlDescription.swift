@@ -26,7 +26,7 @@ extension Request {
         case .success(let ready): prepared = ready
         case .failure(let error): return "# not sendable: \(error)"
         }
-        var words = ["curl"]
+        var words = ["curl", "--globoff"]  // `[` and `]` in a URL are not ranges to expand
         switch (prepared.method, prepared.body) {
         case (.head, nil): words.append("--head")
         case (.get, nil), (.post, .some), (.post, nil): break

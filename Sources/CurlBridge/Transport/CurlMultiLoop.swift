@@ -239,6 +239,8 @@ final class CurlMultiLoop: @unchecked Sendable {
             guard isIdle else { return .drive([]) }
             inbox.isRunning = false
             guard inbox.state == .shuttingDown else { return .stop }
+            // Released under the lock, so a later `shutdown` that sees `.closed` knows curl is gone.
+            curl_multi_cleanup(multi)
             inbox.state = .closed
             defer { inbox.onClosed = [] }
             return .close(inbox.onClosed)
@@ -249,7 +251,6 @@ final class CurlMultiLoop: @unchecked Sendable {
         case .stop:
             return nil
         case .close(let onClosed):
-            curl_multi_cleanup(multi)
             for notify in onClosed { notify() }
             return nil
         }
@@ -336,7 +337,11 @@ final class CurlMultiLoop: @unchecked Sendable {
         nextIdleCheck = nil
         for transfer in transfers.values where !transfer.isPaused {
             guard let idle = transfer.request.idleTimeoutNanoseconds else { continue }
-            if now - min(now, transfer.lastActivity) >= idle {
+            if !transfer.hasConnected {
+                // Waiting for a connection or connecting: the idle clock starts once connected.
+                transfer.noteActivity()
+                scheduleIdleCheck(for: transfer)
+            } else if now - min(now, transfer.lastActivity) >= idle {
                 finish(transfer, .failure(RequestError(
                     .idleTimedOut, "no byte was sent or received for \(idle / 1_000_000) ms",
                     method: transfer.request.method, url: transfer.request.url)))

@@ -26,6 +26,19 @@ final class CurlTransfer {
     private(set) var lastActivity: UInt64
     /// Whether the body consumer has paused the transfer (a paused transfer is never idle).
     private(set) var isPaused = false
+    /// The progress counters last seen, to tell movement from mere progress calls.
+    private var lastReportedSent: curl_off_t = 0
+    private var lastReportedReceived: curl_off_t = 0
+
+    /// Whether the connection phase is over (curl records the pre-transfer moment as it happens).
+    /// Until then the transfer waits for a connection or is connecting: the connect timeout, not
+    /// the idle timeout, applies.
+    var hasConnected: Bool { easy.info(offset: CURLINFO_PRETRANSFER_TIME_T) > 0 }
+
+    /// Restarts the idle clock.
+    func noteActivity() {
+        lastActivity = MonotonicClock.now
+    }
 
     /// Creates a transfer with a configured easy handle, ready to join a multi handle.
     ///
@@ -102,7 +115,9 @@ final class CurlTransfer {
             }, CURLOPT_SEEKFUNCTION)
             try easy.set(CURLOPT_SEEKDATA, pointer: context)
         }
-        if events.onProgress != nil {
+        // curl's own MIME reader sends multipart bodies, so no callback of ours sees those bytes:
+        // the progress counters are then what tells the idle timeout that the upload moves.
+        if events.onProgress != nil || request.isMultipart {
             try easy.set(CURLOPT_NOPROGRESS, 0)
             try easy.check(ccurl_easy_setopt_xferinfo_function(easy.raw) { context, downloadTotal, downloaded, uploadTotal, uploaded in
                 guard let context else { return 0 }
@@ -174,8 +189,13 @@ final class CurlTransfer {
         return ccurl_seekfunc_ok
     }
 
-    /// Forwards curl's progress counters.
+    /// Notes movement for the idle timeout and forwards curl's progress counters.
     private func reportProgress(received: curl_off_t, expectedToReceive: curl_off_t, sent: curl_off_t, expectedToSend: curl_off_t) {
+        if sent != lastReportedSent || received != lastReportedReceived {
+            lastReportedSent = sent
+            lastReportedReceived = received
+            lastActivity = MonotonicClock.now
+        }
         events.onProgress?(TransferProgress(
             received: Int64(received), expectedToReceive: expectedToReceive > 0 ? Int64(expectedToReceive) : nil,
             sent: Int64(sent), expectedToSend: expectedToSend > 0 ? Int64(expectedToSend) : nil))
