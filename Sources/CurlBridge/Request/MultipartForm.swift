@@ -84,7 +84,7 @@ public struct MultipartForm: Sendable, Hashable {
     func problem() -> (RequestError.Code, String)? {
         for part in parts {
             for (what, text) in [("name", part.name), ("filename", part.filename ?? ""), ("content type", part.contentType ?? "")]
-            where text.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
+            where text.containsHeaderBreakingCharacter {
                 return (.invalidHeader, "multipart part \(what) \(text.debugDescription) contains CR, LF or NUL")
             }
             if case .file(let url) = part.content {

@@ -36,15 +36,15 @@ struct PlainAbsoluteURL {
         return string + separator + query
     }
 
-    /// `url` up to its first `#`.
-    static func withoutFragment(_ url: String) -> String {
-        guard let hash = url.utf8.firstIndex(of: UInt8(ascii: "#")) else { return url }
-        return String(url[..<hash])
+    /// A URL that a general parser has already validated and resolved; its fragment is dropped.
+    init(parsed url: String) {
+        string = Self.withoutFragment(url)
     }
 
-    /// The URL with its fragment already removed, where that was done by a general parser.
-    init(parsedWithoutFragment string: String) {
-        self.string = string
+    /// `url` up to its first `#`.
+    private static func withoutFragment(_ url: String) -> String {
+        guard let hash = url.utf8.firstIndex(of: UInt8(ascii: "#")) else { return url }
+        return String(url[..<hash])
     }
 
     private static func hasPrefix(_ utf8: Substring.UTF8View, _ prefix: StaticString) -> Bool {

@@ -76,7 +76,7 @@ extension Request {
         if let (code, message) = body?.multipartForm?.problem() {
             return .failure(RequestError(code, message, method: method, url: url))
         }
-        if let contentType = body?.contentType, contentType.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
+        if let contentType = body?.contentType, contentType.containsHeaderBreakingCharacter {
             return .failure(RequestError(
                 .invalidHeader, "body content type \(contentType.debugDescription) contains CR, LF or NUL", method: method, url: url))
         }
@@ -128,8 +128,7 @@ extension Request {
         guard let host = parsed.host, !host.isEmpty else {
             return invalid("\(url.debugDescription) has no host")
         }
-        let resolved = PlainAbsoluteURL(parsedWithoutFragment: PlainAbsoluteURL.withoutFragment(parsed.absoluteString))
-        return .success(resolved.appending(query: encodedQuery))
+        return .success(PlainAbsoluteURL(parsed: parsed.absoluteString).appending(query: encodedQuery))
     }
 
     /// The query items as an RFC 3986 query string, `nil` when there are none.

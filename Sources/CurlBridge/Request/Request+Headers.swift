@@ -42,7 +42,7 @@ extension Request {
     /// The field, or `nil` when the name is not a token or the value holds CR, LF or NUL.
     private static func validatedField(_ name: String, _ value: String) -> HTTPField? {
         guard let fieldName = HTTPField.Name(name),
-              !value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" })
+              !value.containsHeaderBreakingCharacter
         else { return nil }
         return HTTPField(name: fieldName, value: value)
     }
