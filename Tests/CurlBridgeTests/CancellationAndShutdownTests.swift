@@ -72,7 +72,8 @@ import Testing
     @Test(arguments: ClientStyle.allCases)
     func shutdownFinishesInFlightThenRefusesNewRequests(style: ClientStyle) async throws {
         let transport = Fixture.transport(try await Fixture.server())
-        async let inFlight = style.send(.get("delay/300"), through: transport)
+        // 2 s in flight: long enough that a starved test task still finds it running.
+        async let inFlight = style.send(.get("delay/2000"), through: transport)
         try await transport.waitUntilInFlight(1)
         await transport.shutdown()
         #expect(try await inFlight.get().status == .ok)

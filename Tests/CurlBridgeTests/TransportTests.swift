@@ -33,14 +33,16 @@ import Testing
     @Test func transferWaitingForAConnectionIsNotIdle() async throws {
         // One connection per host: the second request waits ~1.5 s for it, longer than its idle
         // limit; the idle clock must start only once it is connected.
+        // The callback client submits synchronously, so the first request is queued in curl before
+        // the second whatever the task scheduling.
         let transport = Fixture.transport(try await Fixture.server()) { $0.connectionLimits.perHost = 1 }
-        let client = AsyncClient(transport: transport)
-        async let first = client.send(.get("delay/1500"))
-        try await transport.waitUntilInFlight(1)
-        let second = try await client.send(Request.get("delay/0").timeout(idle: .milliseconds(700)))
-        #expect(second.status == .ok)
-        #expect(try await first.status == .ok)
-        #expect(try second.echo().connectionID == (try await first.echo().connectionID))
+        let (firstOutcome, delivery) = AsyncStream<Result<Response, RequestError>>.makeStream()
+        CallbackClient(transport: transport).send(.get("delay/1500")) { delivery.yield($0) }
+        let second = try await AsyncClient(transport: transport).send(Request.get("delay/0").timeout(idle: .milliseconds(700)))
+        let first = try #require(await firstOutcome.first { _ in true }).get()
+        #expect(second.status == .ok && first.status == .ok)
+        #expect(second.metrics.total > .milliseconds(1000))  // it really waited for the connection
+        #expect(try second.echo().connectionID == first.echo().connectionID)
     }
 
     @Test func eventsArriveInOrderAndCompletionExactlyOnce() async throws {
