@@ -68,10 +68,14 @@ static inline CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option
 
 static const long ccurl_pause_all = CURLPAUSE_ALL;
 static const long ccurl_pause_continue = CURLPAUSE_CONT;
+static const long ccurl_pause_recv = CURLPAUSE_RECV;
+static const long ccurl_pause_send = CURLPAUSE_SEND;
 static const size_t ccurl_writefunc_pause = CURL_WRITEFUNC_PAUSE;
+static const size_t ccurl_readfunc_pause = CURL_READFUNC_PAUSE;
 static const size_t ccurl_readfunc_abort = CURL_READFUNC_ABORT;
 static const int ccurl_seekfunc_ok = CURL_SEEKFUNC_OK;
 static const int ccurl_seekfunc_fail = CURL_SEEKFUNC_FAIL;
+static const int ccurl_seekfunc_cantseek = CURL_SEEKFUNC_CANTSEEK;
 static const unsigned int ccurl_header_origin = CURLH_HEADER;
 static const size_t ccurl_error_size = CURL_ERROR_SIZE;
 static const CURLversion ccurl_version_now = CURLVERSION_NOW;

@@ -50,7 +50,7 @@ import Testing
         (CURLE_BAD_FUNCTION_ARGUMENT, .transportFailure),
         (CURLE_UNKNOWN_OPTION, .transportFailure),
         (CURLE_NOT_BUILT_IN, .transportFailure),
-        (CURLE_SEND_FAIL_REWIND, .transportFailure),
+        (CURLE_SEND_FAIL_REWIND, .bodyNotRewindable),
         (CURLE_RECURSIVE_API_CALL, .transportFailure),
         (CURLE_UNRECOVERABLE_POLL, .transportFailure),
     ]

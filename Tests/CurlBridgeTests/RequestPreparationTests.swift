@@ -97,7 +97,7 @@ import Testing
     }
 
     @Test func formBodyEncodesSpacesAsPlus() throws {
-        let body = try #require(try prepared(.post("x").form(["name": "Ada Lovelace", "note": "a&b=c"])).bodyBytes)
+        let body = try #require(Request.post("x").form(["name": "Ada Lovelace", "note": "a&b=c"]).body?.data)
         #expect(String(decoding: body, as: UTF8.self) == "name=Ada+Lovelace&note=a%26b%3Dc")
     }
 

@@ -52,13 +52,16 @@ import Testing
         var events = TransferEvents { result in
             log.withLock { $0.append("complete \((try? result.get().status.code) ?? -1)") }
         }
-        events.onResponseHead = { head in log.withLock { $0.append("head \(head.status.code) \(head.headerFields[.contentLength] ?? "")") } }
+        events.onResponseHead = { head in
+            log.withLock { $0.append("head \(head.status.code) \(head.headerFields[.contentLength] ?? "")") }
+            return nil
+        }
         events.onBodyChunk = { chunk in
             received.withLock { $0 += chunk.count }
             return .accept
         }
         events.onProgress = { progress in
-            if progress.received == 200_000, progress.expectedToReceive == 200_000 {
+            if progress.bytesReceived == 200_000, progress.expectedBytesToReceive == 200_000 {
                 log.withLock { if !$0.contains("progress done") { $0.append("progress done") } }
             }
         }
@@ -101,7 +104,7 @@ import Testing
                     }
                     return .pause
                 }
-                collected.withLock { $0.append(chunk) }
+                collected.withLock { $0.append(contentsOf: chunk) }
                 return .accept
             }
             handle.withLock { $0 = transport.start(request, events: events) }

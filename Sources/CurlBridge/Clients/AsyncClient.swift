@@ -24,21 +24,43 @@ public actor AsyncClient {
     ///
     /// Many calls may run at once; they share the transport's connections.
     ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - progress: Called with upload and download progress (see ``TransferProgress``) on a
+    ///     serial queue of its own, the final report before this returns; `nil` by default.
     /// - Throws: ``RequestError``, including ``RequestError/Code/cancelled`` when the task is cancelled.
-    public nonisolated func send(_ request: Request) async throws(RequestError) -> Response {
+    public nonisolated func send(
+        _ request: Request, progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(RequestError) -> Response {
+        let delivery = progress.map { ProgressDelivery($0) }
+        return try await perform(request) { complete in
+            var events = TransferEvents { result in
+                if let delivery { delivery.queue.async { complete(result) } } else { complete(result) }
+            }
+            events.onProgress = delivery?.handler
+            return events
+        }.get()
+    }
+
+    /// Starts `request` with the events `makeEvents` builds around a completion, and suspends until
+    /// that completion runs. Cancelling the task cancels the transfer.
+    nonisolated func perform<Value: Sendable>(
+        _ request: Request,
+        events makeEvents: (@escaping @Sendable (Result<Value, RequestError>) -> Void) -> TransferEvents
+    ) async -> Result<Value, RequestError> {
         guard !Task.isCancelled else {
-            throw RequestError(.cancelled, "the task was cancelled before the request started", method: request.method, url: request.url)
+            return .failure(RequestError(
+                .cancelled, "the task was cancelled before the request started", method: request.method, url: request.url))
         }
         let cancellation = CancellationLink()
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Response, RequestError>, Never>) in
-                let handle = transport.start(request, events: TransferEvents { continuation.resume(returning: $0) })
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, RequestError>, Never>) in
+                let handle = transport.start(request, events: makeEvents { continuation.resume(returning: $0) })
                 cancellation.attach(handle)
             }
         } onCancel: {
             cancellation.cancel()
         }
-        return try result.get()
     }
 }
 

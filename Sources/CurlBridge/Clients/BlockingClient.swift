@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// Sends requests and waits for the response: for worker threads, scripts and command-line tools.
@@ -52,36 +53,81 @@ public final class BlockingClient: Sendable {
     /// The wait is bounded by the request's total timeout plus a two-second margin; if that
     /// passes, the transfer is cancelled and ``RequestError/Code/totalTimedOut`` is thrown.
     ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - progress: Called with upload and download progress (see ``TransferProgress``) on a
+    ///     serial queue of its own, the final report before this returns; `nil` by default.
     /// - Throws: ``RequestError``: ``RequestError/Code/blockingRefused`` on an unsafe thread, or
     ///   any failure of the request.
     @available(*, noasync, message: "blocking calls starve Swift concurrency; use AsyncClient")
-    public func send(_ request: Request) throws(RequestError) -> Response {
+    public func send(
+        _ request: Request, progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) throws(RequestError) -> Response {
+        try checkThread(request)
+        let delivery = progress.map { ProgressDelivery($0) }
+        defer { delivery?.queue.sync {} }  // the final report runs before the caller goes on
+        return try wait(for: request) { onComplete in
+            var events = TransferEvents(onComplete: onComplete)
+            events.onProgress = delivery?.handler
+            return events
+        }.get()
+    }
+
+    /// Throws ``RequestError/Code/blockingRefused`` when this thread must not block.
+    func checkThread(_ request: Request) throws(RequestError) {
         if let refusal = BlockingGuard.refusal(policy) {
             throw RequestError(.blockingRefused, refusal, method: request.method, url: request.url)
         }
+    }
+
+    /// Starts `request` with the events `makeEvents` builds around the completion, and waits for
+    /// the outcome. When the transport is idle this thread drives curl itself until the outcome is
+    /// in; otherwise it waits for the thread that does.
+    ///
+    /// The wait is bounded by the request's total timeout plus two seconds, after which the
+    /// transfer is cancelled and the result is ``RequestError/Code/totalTimedOut``.
+    func wait(
+        for request: Request,
+        cancellation: TransferCanceller? = nil,
+        events makeEvents: (@escaping @Sendable (Result<Response, RequestError>) -> Void) -> TransferEvents
+    ) -> Result<Response, RequestError> {
         let outcome = Outcome()
-        // When the transport is idle this thread drives curl itself until the response is in;
-        // otherwise it waits below for the thread that does.
-        let handle = transport.startDriving(request, events: TransferEvents { result in
+        let events = makeEvents { result in
             outcome.result.withLock { $0 = result }
             outcome.done.signal()
-        }, until: { outcome.result.withLock { $0 != nil } })
+        }
+        let handle = transport.startDriving(request, events: events, until: { outcome.result.withLock { $0 != nil } })
+        cancellation?.link.attach(handle)
         let total = transport.configuration.timeouts.overridden(by: request.timeouts).total
         let deadline = total.map { DispatchTime.now() + .milliseconds(($0 + .seconds(2)).roundedUpMilliseconds) } ?? .distantFuture
         if outcome.done.wait(timeout: deadline) == .timedOut {
             handle?.cancel()
-            throw RequestError(
-                .totalTimedOut, "no response within the total timeout plus a margin", method: request.method, url: request.url)
+            outcome.done.wait()  // the cancelled transfer still completes, exactly once
+            return .failure(RequestError(
+                .totalTimedOut, "no response within the total timeout plus a margin", method: request.method, url: request.url))
         }
-        guard let result = outcome.result.withLock({ $0 }) else {
-            throw RequestError(.transportFailure, "the transfer signalled without a result", method: request.method, url: request.url)
-        }
-        return try result.get()
+        return outcome.result.withLock { $0 }
+            ?? .failure(RequestError(.transportFailure, "the transfer signalled without a result", method: request.method, url: request.url))
     }
 
     /// Where the transport's queue leaves the result for the waiting thread.
     private final class Outcome: Sendable {
         let result = Mutex<Result<Response, RequestError>?>(nil)
         let done = DispatchSemaphore(value: 0)
+    }
+}
+
+/// Cancels a blocking call from another thread: pass one to ``BlockingClient/download(_:to:resumingFrom:options:cancellation:progress:)``
+/// and call ``cancel()`` while it waits. A cancelled download throws ``RequestError/Code/cancelled``
+/// with ``RequestError/resumeData`` when it can be resumed.
+public final class TransferCanceller: Sendable {
+    let link = CancellationLink()
+
+    /// Creates a canceller, not yet attached to any transfer.
+    public init() {}
+
+    /// Cancels the transfer now, or as soon as it starts.
+    public func cancel() {
+        link.cancel()
     }
 }

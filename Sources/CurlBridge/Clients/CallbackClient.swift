@@ -34,20 +34,24 @@ public final class CallbackClient: Sendable {
     ///
     /// - Parameters:
     ///   - request: The request.
-    ///   - queue: Where `completion` runs; the client's ``completionQueue`` when `nil`.
+    ///   - queue: Where `progress` and `completion` run; the client's ``completionQueue`` when `nil`.
+    ///   - progress: Called with upload and download progress (see ``TransferProgress``), the
+    ///     final report before `completion`; `nil` by default.
     ///   - completion: Receives the outcome. A cancelled request reports ``RequestError/Code/cancelled``.
     /// - Returns: A task that can cancel the request.
     @discardableResult
     public func send(
         _ request: Request,
         queue: DispatchQueue? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<Response, RequestError>) -> Void
     ) -> CallbackTask {
         let queue = queue ?? completionQueue
-        let handle = transport.start(request, events: TransferEvents { result in
+        var events = TransferEvents { result in
             queue.async { completion(result) }
-        })
-        return CallbackTask(handle: handle)
+        }
+        events.onProgress = progress.map { ProgressDelivery($0, on: queue).handler }
+        return CallbackTask(handle: transport.start(request, events: events))
     }
 }
 

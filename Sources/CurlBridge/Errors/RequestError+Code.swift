@@ -13,7 +13,8 @@ extension RequestError {
             case connectionLost, responseTruncated, protocolError
             case tooManyRedirects, insecureRedirect
             case unacceptableStatus, unacceptableContentType, decodingFailed
-            case bodyTooLarge, fileIO
+            case bodyTooLarge, fileIO, destinationExists, integrityMismatch
+            case bodySourceFailed, bodyNotRewindable
             case blockingRefused, transportShutDown, transportFailure
         }
 
@@ -74,8 +75,18 @@ extension RequestError {
 
         /// The response body exceeded the in-memory cap (counted after content decoding).
         public static let bodyTooLarge = Code(.bodyTooLarge)
-        /// Reading or writing a local file failed.
+        /// Reading or writing a local file failed (including a full disk or a file size limit).
         public static let fileIO = Code(.fileIO)
+        /// A download's destination exists and the options say not to replace it.
+        public static let destinationExists = Code(.destinationExists)
+        /// A downloaded file's digest differs from the expected one; the destination was left untouched.
+        public static let integrityMismatch = Code(.integrityMismatch)
+        /// The request body's stream (an `AsyncSequence` or a pull closure) threw, or made another
+        /// number of bytes than the length it announced (see ``RequestError/underlying``).
+        public static let bodySourceFailed = Code(.bodySourceFailed)
+        /// curl had to send the request body again (a retried connection, a 307/308 redirect) but
+        /// it is a one-shot stream, or a stream already sent.
+        public static let bodyNotRewindable = Code(.bodyNotRewindable)
 
         /// A blocking call was refused because it was made on a thread where it would freeze or deadlock.
         public static let blockingRefused = Code(.blockingRefused)

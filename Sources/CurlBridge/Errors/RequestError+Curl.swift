@@ -45,6 +45,8 @@ extension RequestError.Code {
             self = .bodyTooLarge
         case CURLE_READ_ERROR, CURLE_FILE_COULDNT_READ_FILE:
             self = .fileIO
+        case CURLE_SEND_FAIL_REWIND:
+            self = .bodyNotRewindable
         case CURLE_ABORTED_BY_CALLBACK:
             self = .cancelled
         default:

@@ -27,6 +27,9 @@ public struct RequestError: Error, Sendable, CustomStringConvertible {
     public let response: Response?
     /// The error that caused this one, when there is one.
     public let underlying: (any Error & Sendable)?
+    /// How to resume a download that failed or was cancelled after writing some bytes, when the
+    /// server named a validator (see ``ResumeData``); `nil` otherwise.
+    public let resumeData: ResumeData?
 
     /// Creates an error. Clients create these; callers normally only read them.
     ///
@@ -39,6 +42,7 @@ public struct RequestError: Error, Sendable, CustomStringConvertible {
     ///   - curlMessage: curl's error-buffer text, if any.
     ///   - response: The response received before the failure, if any.
     ///   - underlying: The causing error, if any.
+    ///   - resumeData: How to resume the failed download, if it can be.
     public init(
         _ code: Code,
         _ message: String,
@@ -47,7 +51,8 @@ public struct RequestError: Error, Sendable, CustomStringConvertible {
         curlCode: Int? = nil,
         curlMessage: String? = nil,
         response: Response? = nil,
-        underlying: (any Error & Sendable)? = nil
+        underlying: (any Error & Sendable)? = nil,
+        resumeData: ResumeData? = nil
     ) {
         self.code = code
         self.message = message
@@ -57,6 +62,7 @@ public struct RequestError: Error, Sendable, CustomStringConvertible {
         self.curlMessage = curlMessage
         self.response = response
         self.underlying = underlying
+        self.resumeData = resumeData
     }
 
     /// `"<code>: <message> (<METHOD> <url>) [curl <n>: <text>]"`.
@@ -81,8 +87,15 @@ public struct RequestError: Error, Sendable, CustomStringConvertible {
             code, message,
             method: self.method ?? method, url: self.url ?? url,
             curlCode: curlCode, curlMessage: curlMessage,
-            response: response, underlying: underlying
+            response: response, underlying: underlying, resumeData: resumeData
         )
+    }
+
+    /// A copy carrying `resumeData`.
+    func resumable(with resumeData: ResumeData?) -> RequestError {
+        RequestError(
+            code, message, method: method, url: url, curlCode: curlCode, curlMessage: curlMessage,
+            response: response, underlying: underlying, resumeData: resumeData)
     }
 }
 
@@ -91,7 +104,7 @@ extension RequestError: Equatable {
     public static func == (lhs: RequestError, rhs: RequestError) -> Bool {
         lhs.code == rhs.code && lhs.message == rhs.message && lhs.method == rhs.method
             && lhs.url == rhs.url && lhs.curlCode == rhs.curlCode
-            && lhs.curlMessage == rhs.curlMessage && lhs.response == rhs.response
+            && lhs.curlMessage == rhs.curlMessage && lhs.response == rhs.response && lhs.resumeData == rhs.resumeData
             && lhs.underlying.map { String(describing: $0) } == rhs.underlying.map { String(describing: $0) }
     }
 }

@@ -1,12 +1,16 @@
 import Foundation
 
 extension Request {
-    /// A request body: bytes with, when known, their content type, or a multipart form.
+    /// A request body: bytes, a file, a stream or a multipart form, with the content type to send.
     public struct Body: Sendable, Hashable {
         /// What is sent.
         enum Content: Sendable, Hashable {
             case bytes(Data)
             case multipart(MultipartForm)
+            /// A file read by curl's read callback while sending, never loaded whole.
+            case file(URL)
+            /// A one-shot stream made while sending.
+            case stream(BodyStream)
         }
 
         let content: Content
@@ -26,9 +30,28 @@ extension Request {
             return nil
         }
 
+        /// The file sent, if the body is one.
+        public var fileURL: URL? {
+            if case .file(let url) = content { return url }
+            return nil
+        }
+
+        /// Whether the body can be sent again from its start (curl may need to on a retried
+        /// connection, and redirects with 307/308 do): bytes, files and forms can; streams cannot.
+        public var isRewindable: Bool {
+            if case .stream = content { return false }
+            return true
+        }
+
         /// Creates a body of bytes.
         public init(data: Data, contentType: String?) {
             self.content = .bytes(data)
+            self.contentType = contentType
+        }
+
+        /// Creates a body of any kind.
+        init(content: Content, contentType: String?) {
+            self.content = content
             self.contentType = contentType
         }
 

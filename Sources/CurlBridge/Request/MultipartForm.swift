@@ -87,14 +87,8 @@ public struct MultipartForm: Sendable, Hashable {
             where text.containsHeaderBreakingCharacter {
                 return (.invalidHeader, "multipart part \(what) \(text.debugDescription) contains CR, LF or NUL")
             }
-            if case .file(let url) = part.content {
-                let type = try? FileManager.default.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType
-                guard url.isFileURL, type == .typeRegular else {
-                    return (.fileIO, "multipart file \(url.path.debugDescription) does not exist or is not a regular file")
-                }
-                guard FileManager.default.isReadableFile(atPath: url.path) else {
-                    return (.fileIO, "multipart file \(url.path.debugDescription) cannot be read")
-                }
+            if case .file(let url) = part.content, let problem = ReadableFile.problem(at: url, role: "multipart file") {
+                return (.fileIO, problem)
             }
         }
         return nil

@@ -28,12 +28,6 @@ struct PreparedRequest: Sendable {
         if case .multipart = body { return true }
         return false
     }
-
-    /// The body's bytes, when it is bytes rather than a multipart form.
-    var bodyBytes: Data? {
-        if case .bytes(let data) = body { return data }
-        return nil
-    }
 }
 
 /// What every request of one transport starts from, computed once when the transport is made.
@@ -75,6 +69,9 @@ extension Request {
         if let problem { return .failure(problem) }
         if let (code, message) = body?.multipartForm?.problem() {
             return .failure(RequestError(code, message, method: method, url: url))
+        }
+        if let file = body?.fileURL, let problem = ReadableFile.problem(at: file, role: "body file") {
+            return .failure(RequestError(.fileIO, problem, method: method, url: url))
         }
         if let contentType = body?.contentType, contentType.containsHeaderBreakingCharacter {
             return .failure(RequestError(
@@ -157,7 +154,7 @@ extension Request {
         if !names.contains(.contentType) {
             if let contentType = body?.contentType {
                 lines.append("Content-Type: \(contentType)")
-            } else if body?.data != nil || (body == nil && method == .post) {
+            } else if (body != nil && body?.multipartForm == nil) || (body == nil && method == .post) {
                 lines.append("Content-Type:")  // curl would otherwise claim a form body
             }
         }

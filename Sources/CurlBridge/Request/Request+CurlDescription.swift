@@ -42,6 +42,10 @@ extension Request {
             words += ["--data-binary", ShellWord.data(body)]
         case .multipart(let form)?:
             words += form.parts.flatMap(ShellWord.formPart)
+        case .file(let url)?:
+            words += ["--data-binary", ShellWord.quoted("@" + url.path)]
+        case .stream?:
+            words += ["--data-binary", "@-"]  // the stream's bytes would come from standard input
         case nil where prepared.method == .post:
             words += ["--data-binary", "''"]
         case nil:

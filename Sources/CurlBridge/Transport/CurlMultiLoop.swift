@@ -40,8 +40,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     enum Command: Sendable {
         case start(id: UInt64, request: PreparedRequest, events: TransferEvents)
         case cancel(UInt64)
-        case pause(UInt64)
-        case resume(UInt64)
+        case pauseReceiving(UInt64)
+        case resumeReceiving(UInt64)
+        case resumeSending(UInt64)
         case cancelAll
     }
 
@@ -265,11 +266,15 @@ final class CurlMultiLoop: @unchecked Sendable {
                 finish(transfer, .failure(RequestError(
                     .cancelled, "the request was cancelled", method: transfer.request.method, url: transfer.request.url)))
             }
-        case .pause(let id):
-            transfers[id]?.pause()
-        case .resume(let id):
+        case .pauseReceiving(let id):
+            transfers[id]?.pauseReceiving()
+        case .resumeReceiving(let id):
             guard let transfer = transfers[id] else { return }
-            transfer.resume()
+            transfer.resumeReceiving()
+            scheduleIdleCheck(for: transfer)
+        case .resumeSending(let id):
+            guard let transfer = transfers[id] else { return }
+            transfer.resumeSending()
             scheduleIdleCheck(for: transfer)
         case .cancelAll:
             for transfer in transfers.values {
@@ -284,6 +289,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         let transfer: CurlTransfer
         do {
             transfer = try CurlTransfer(id: id, request: request, events: events, options: easyOptions)
+            try transfer.startBodyStream { [weak self] in self?.submit(.resumeSending(id)) }
         } catch {
             events.onComplete(.failure(error.attributed(to: request.method, url: request.url)))
             return
@@ -301,6 +307,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// Removes the transfer from curl and reports its outcome: the only way a transfer ends.
     private func finish(_ transfer: CurlTransfer, _ outcome: Result<Response, RequestError>) {
+        transfer.reportFinalProgress()
         curl_multi_remove_handle(multi, transfer.easy.raw)
         transfers[transfer.id] = nil
         inFlight.subtract(1, ordering: .relaxed)

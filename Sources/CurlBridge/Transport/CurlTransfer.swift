@@ -16,19 +16,27 @@ final class CurlTransfer {
     let easy: CurlEasyHandle
     /// The body collected so far, when no ``TransferEvents/onBodyChunk`` consumer takes it.
     private var body = Data()
-    /// Upload position in ``PreparedRequest/body``.
-    private var uploadOffset = 0
-    /// Why the transfer must fail even if curl says it succeeded (body too large).
+    /// Where curl's read callback takes the request body from, unless curl sends it itself.
+    private var bodyReader: RequestBodyReader?
+    /// Why the transfer must fail even if curl says it succeeded (body too large, a consumer's or
+    /// a body source's failure).
     private var failure: RequestError?
     /// Whether the final response head has been delivered.
     private var headDelivered = false
     /// When a byte last moved (`MonotonicClock` nanoseconds), for the idle timeout.
     private(set) var lastActivity: UInt64
-    /// Whether the body consumer has paused the transfer (a paused transfer is never idle).
-    private(set) var isPaused = false
+    /// Whether receiving is paused, by the body consumer or the handle.
+    private var isReceivePaused = false
+    /// Whether sending is paused, waiting for a body stream's producer.
+    private var isSendPaused = false
     /// The progress counters last seen, to tell movement from mere progress calls.
     private var lastReportedSent: curl_off_t = 0
     private var lastReportedReceived: curl_off_t = 0
+    /// When progress was last reported (`MonotonicClock` nanoseconds), for throttling.
+    private var lastProgressReport: UInt64 = 0
+
+    /// Whether the transfer waits for its consumer or its body's producer: then it is never idle.
+    var isPaused: Bool { isReceivePaused || isSendPaused }
 
     /// Whether the connection phase is over (curl records the pre-transfer moment as it happens).
     /// Until then the transfer waits for a connection or is connecting: the connect timeout, not
@@ -49,9 +57,27 @@ final class CurlTransfer {
         self.events = events
         self.easy = try CurlEasyHandle()
         self.lastActivity = MonotonicClock.now
+        self.bodyReader = try RequestBodyReader(request.body)
         try options.apply(to: easy, url: request.url)
         try configureRequest()
         try installCallbacks()
+    }
+
+    deinit {
+        bodyReader?.close()
+    }
+
+    /// Starts the producer of a streamed request body, if the body is one; `wake` resumes sending
+    /// when the stream has bytes again.
+    ///
+    /// - Throws: ``RequestError/Code/bodyNotRewindable`` when the stream was already sent.
+    func startBodyStream(wake: @escaping @Sendable () -> Void) throws(RequestError) {
+        guard case .stream(let stream)? = bodyReader else { return }
+        guard stream.start(wake: wake) else {
+            throw RequestError(
+                .bodyNotRewindable, "the request's body stream was already sent; a stream can be sent once only",
+                method: request.method, url: request.url)
+        }
     }
 
     /// The pointer curl hands back to our callbacks.
@@ -73,9 +99,10 @@ final class CurlTransfer {
             try easy.set(CURLOPT_TIMEOUT_MS, total)
         }
         let method = request.method.rawValue
-        if let body = request.bodyBytes {
+        if let bodyReader {
             try easy.set(CURLOPT_POST, 1)
-            try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(body.count))
+            // -1: unknown, sent chunked over HTTP/1.1.
+            try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: bodyReader.length ?? -1)
             if method != "POST" { try easy.set(CURLOPT_CUSTOMREQUEST, method) }
         } else if case .multipart(let form) = request.body {
             try easy.setMultipartBody(form)
@@ -103,7 +130,7 @@ final class CurlTransfer {
             return CurlTransfer.from(context).receiveHeaderLine(byteCount: size * count)
         }, CURLOPT_HEADERFUNCTION)
         try easy.set(CURLOPT_HEADERDATA, pointer: context)
-        if request.bodyBytes != nil {
+        if bodyReader != nil {
             try easy.check(ccurl_easy_setopt_read_function(easy.raw) { bytes, size, count, context in
                 guard let context, let bytes else { return ccurl_readfunc_abort }
                 return CurlTransfer.from(context).sendBody(into: UnsafeMutableRawBufferPointer(start: bytes, count: size * count))
@@ -111,7 +138,7 @@ final class CurlTransfer {
             try easy.set(CURLOPT_READDATA, pointer: context)
             try easy.check(ccurl_easy_setopt_seek_function(easy.raw) { context, offset, origin in
                 guard let context, origin == SEEK_SET else { return ccurl_seekfunc_fail }
-                return CurlTransfer.from(context).rewindBody(to: Int(offset))
+                return CurlTransfer.from(context).rewindBody(to: Int64(offset))
             }, CURLOPT_SEEKFUNCTION)
             try easy.set(CURLOPT_SEEKDATA, pointer: context)
         }
@@ -135,12 +162,15 @@ final class CurlTransfer {
     private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         lastActivity = MonotonicClock.now
         if let consumer = events.onBodyChunk {
-            switch consumer(Data(bytes)) {
+            switch consumer(bytes) {
             case .accept:
                 return bytes.count
             case .pause:
-                isPaused = true
+                isReceivePaused = true
                 return ccurl_writefunc_pause
+            case .fail(let error):
+                failure = error.attributed(to: request.method, url: request.url)
+                return 0  // curl stops the transfer with CURLE_WRITE_ERROR
             }
         }
         guard body.count + bytes.count <= request.maximumBodySize else {
@@ -164,29 +194,44 @@ final class CurlTransfer {
             let code = easy.info(long: CURLINFO_RESPONSE_CODE)
             if code >= 200 {
                 headDelivered = true
-                onResponseHead(ResponseHead(
+                let refusal = onResponseHead(ResponseHead(
                     status: .init(code: code), headerFields: readHeaderFields(), httpVersion: readHTTPVersion()))
+                if let refusal {
+                    failure = refusal.attributed(to: request.method, url: request.url)
+                    return 0  // curl stops the transfer with CURLE_WRITE_ERROR
+                }
             }
         }
         return byteCount
     }
 
-    /// Copies the next slice of the request body into curl's buffer.
+    /// Copies the next slice of the request body into curl's buffer, or pauses sending until the
+    /// body's stream has bytes.
     private func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        guard let body = request.bodyBytes else { return 0 }
+        guard var reader = bodyReader else { return 0 }
         lastActivity = MonotonicClock.now
-        let count = min(buffer.count, body.count - uploadOffset)
-        let start = body.index(body.startIndex, offsetBy: uploadOffset)
-        body.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: start..<(start + count))
-        uploadOffset += count
-        return count
+        let result = reader.read(into: buffer)
+        bodyReader = reader
+        switch result {
+        case .bytes(let count):
+            return count
+        case .pause:
+            isSendPaused = true
+            return ccurl_readfunc_pause
+        case .fail(let error):
+            failure = error.attributed(to: request.method, url: request.url)
+            return ccurl_readfunc_abort
+        }
     }
 
-    /// Moves the upload position, when curl must send the body again (e.g. on a retried connection).
-    private func rewindBody(to offset: Int) -> Int32 {
-        guard let body = request.bodyBytes, (0...body.count).contains(offset) else { return ccurl_seekfunc_fail }
-        uploadOffset = offset
-        return ccurl_seekfunc_ok
+    /// Moves the upload position when curl must send the body again (a retried connection).
+    private func rewindBody(to offset: Int64) -> Int32 {
+        guard var reader = bodyReader else { return ccurl_seekfunc_fail }
+        let rewound = reader.rewind(to: offset)
+        bodyReader = reader
+        if rewound { return ccurl_seekfunc_ok }
+        if case .stream = reader { return ccurl_seekfunc_cantseek }  // curl then fails with CURLE_SEND_FAIL_REWIND
+        return ccurl_seekfunc_fail
     }
 
     /// Notes movement for the idle timeout and forwards curl's progress counters.
@@ -196,24 +241,56 @@ final class CurlTransfer {
             lastReportedReceived = received
             lastActivity = MonotonicClock.now
         }
-        events.onProgress?(TransferProgress(
-            received: Int64(received), expectedToReceive: expectedToReceive > 0 ? Int64(expectedToReceive) : nil,
-            sent: Int64(sent), expectedToSend: expectedToSend > 0 ? Int64(expectedToSend) : nil))
+        guard let onProgress = events.onProgress else { return }
+        let now = MonotonicClock.now
+        guard now &- lastProgressReport >= Self.progressIntervalNanoseconds else { return }
+        lastProgressReport = now
+        onProgress(TransferProgress(
+            bytesReceived: Int64(received), expectedBytesToReceive: expectedToReceive > 0 ? Int64(expectedToReceive) : nil,
+            bytesSent: Int64(sent), expectedBytesToSend: expectedToSend > 0 ? Int64(expectedToSend) : nil))
+    }
+
+    private static let progressIntervalNanoseconds = UInt64(TransferProgress.minimumInterval.roundedUpMilliseconds) * 1_000_000
+
+    /// Reports the final counts, just before the outcome.
+    func reportFinalProgress() {
+        guard let onProgress = events.onProgress else { return }
+        let expectedToReceive = easy.info(offset: CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
+        let expectedToSend = easy.info(offset: CURLINFO_CONTENT_LENGTH_UPLOAD_T)
+        onProgress(TransferProgress(
+            bytesReceived: easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T),
+            expectedBytesToReceive: expectedToReceive > 0 ? expectedToReceive : nil,
+            bytesSent: easy.info(offset: CURLINFO_SIZE_UPLOAD_T),
+            expectedBytesToSend: expectedToSend > 0 ? expectedToSend : bodyReader?.length))
     }
 
     // MARK: Control (on the queue, between curl calls)
 
     /// Pauses receiving.
-    func pause() {
-        isPaused = true
-        curl_easy_pause(easy.raw, Int32(ccurl_pause_all))
+    func pauseReceiving() {
+        isReceivePaused = true
+        applyPauseState()
     }
 
     /// Resumes receiving; curl may deliver held-back bytes before this returns.
-    func resume() {
-        isPaused = false
+    func resumeReceiving() {
+        isReceivePaused = false
         lastActivity = MonotonicClock.now
-        curl_easy_pause(easy.raw, Int32(ccurl_pause_continue))
+        applyPauseState()
+    }
+
+    /// Resumes sending after the body's stream had no bytes ready.
+    func resumeSending() {
+        guard isSendPaused else { return }
+        isSendPaused = false
+        lastActivity = MonotonicClock.now
+        applyPauseState()
+    }
+
+    /// Tells curl which directions are paused now.
+    private func applyPauseState() {
+        let mask = (isReceivePaused ? ccurl_pause_recv : 0) | (isSendPaused ? ccurl_pause_send : 0)
+        curl_easy_pause(easy.raw, Int32(mask))
     }
 
     /// Whether a timeout now would be the connect timeout: the connection phase (TCP and TLS) has

@@ -10,8 +10,8 @@ struct TransferHandle: Sendable {
     func cancel() { loop.submit(.cancel(id)) }
 
     /// Stops receiving the body until ``resume()``; the idle timeout does not run meanwhile.
-    func pause() { loop.submit(.pause(id)) }
+    func pause() { loop.submit(.pauseReceiving(id)) }
 
     /// Receives the body again after ``pause()`` or a ``BodyChunkVerdict/pause`` verdict.
-    func resume() { loop.submit(.resume(id)) }
+    func resume() { loop.submit(.resumeReceiving(id)) }
 }

@@ -1,0 +1,269 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Synchronization
+
+/// One download, whichever client runs it: prepares the partial file (on the caller's thread),
+/// writes the body into it as it arrives (on the transport's queue), and finishes — verify, flush,
+/// rename, or keep the partial file for resume data — off the transport's queue.
+///
+/// The three clients differ only in how they wait for ``finish(_:)``'s result.
+final class DownloadOperation: Sendable {
+    /// The request as sent, with `Range`/`If-Range` when resuming.
+    let request: Request
+    /// Where the file goes.
+    let destination: URL
+    private let options: DownloadOptions
+    private let state: Mutex<State>
+
+    /// What the body does with the bytes of the current response.
+    private enum Mode {
+        /// No final response head yet.
+        case awaitingHead
+        /// Writing the body into the partial file.
+        case writing
+        /// An unacceptable status: keep the start of the error body for the error, write nothing.
+        case collectingErrorBody(Data)
+    }
+
+    private struct State {
+        var file: DownloadFile
+        var mode = Mode.awaitingHead
+        /// Bytes kept from an earlier attempt, before this response's first byte.
+        var resumedFrom: Int64
+        /// Bytes in the partial file now.
+        var written: Int64
+        var hasher: SHA256?
+        var validator: ResumeData.Validator?
+        var isContentEncoded = false
+        var expectedLength: Int64?
+    }
+
+    /// The most of an error body kept for the error's response.
+    private static let errorBodyLimit = 64 << 10
+
+    private init(request: Request, destination: URL, options: DownloadOptions, state: State) {
+        self.request = request
+        self.destination = destination
+        self.options = options
+        self.state = Mutex(state)
+    }
+
+    /// Checks the destination and opens the partial file — a new one, or the one `resumeData`
+    /// names when it still holds its bytes — before anything is requested.
+    static func prepare(
+        _ request: Request, to destination: URL, options: DownloadOptions, resuming resumeData: ResumeData?
+    ) -> Result<DownloadOperation, RequestError> {
+        do throws(RequestError) {
+            try checkDestination(destination, options: options)
+            if let resumeData, let (file, hasher) = try reopen(resumeData, hashing: options.expectedSHA256 != nil) {
+                let resumed = request
+                    .header("Range", "bytes=\(resumeData.bytesOnDisk)-")
+                    .header("If-Range", resumeData.validator.headerValue)
+                return .success(DownloadOperation(
+                    request: resumed, destination: destination, options: options,
+                    state: State(
+                        file: file, resumedFrom: resumeData.bytesOnDisk, written: resumeData.bytesOnDisk,
+                        hasher: hasher, validator: resumeData.validator, expectedLength: resumeData.expectedLength)))
+            }
+            let file = try DownloadFile.create(besides: destination)
+            return .success(DownloadOperation(
+                request: request, destination: destination, options: options,
+                state: State(file: file, resumedFrom: 0, written: 0, hasher: options.expectedSHA256 != nil ? SHA256() : nil)))
+        } catch {
+            return .failure(error.attributed(to: request.method, url: request.url))
+        }
+    }
+
+    private static func checkDestination(_ destination: URL, options: DownloadOptions) throws(RequestError) {
+        guard destination.isFileURL else {
+            throw RequestError(.fileIO, "the destination \(destination.absoluteString.debugDescription) is not a file URL")
+        }
+        let directory = destination.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
+            guard options.createsIntermediateDirectories else {
+                throw RequestError(.fileIO, "the destination directory \(directory.path.debugDescription) does not exist")
+            }
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw RequestError(.fileIO, "cannot create \(directory.path.debugDescription): \(error)", underlying: error)
+            }
+        } else if !isDirectory.boolValue {
+            throw RequestError(.fileIO, "\(directory.path.debugDescription) is not a directory")
+        }
+        if !options.replacesExistingFile, FileManager.default.fileExists(atPath: destination.path) {
+            throw RequestError(.destinationExists, "\(destination.path.debugDescription) exists and the options say not to replace it")
+        }
+    }
+
+    /// The partial file of `resumeData` with its bytes hashed (when a digest is expected), or
+    /// `nil` when it no longer holds them.
+    private static func reopen(_ resumeData: ResumeData, hashing: Bool) throws(RequestError) -> (DownloadFile, SHA256?)? {
+        guard resumeData.bytesOnDisk > 0, let file = DownloadFile.reopen(resumeData.partialFileURL, keeping: resumeData.bytesOnDisk) else {
+            return nil
+        }
+        guard hashing else { return (file, nil) }
+        guard let handle = FileHandle(forReadingAtPath: resumeData.partialFileURL.path) else {
+            var file = file
+            file.closeDescriptor()
+            throw RequestError(.fileIO, "cannot read the partial file \(resumeData.partialFileURL.path.debugDescription)")
+        }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        var remaining = resumeData.bytesOnDisk
+        while remaining > 0, let chunk = try? handle.read(upToCount: Int(min(remaining, 1 << 20))), !chunk.isEmpty {
+            hasher.update(data: chunk)
+            remaining -= Int64(chunk.count)
+        }
+        return (file, hasher)
+    }
+
+    // MARK: On the transport's queue
+
+    /// Events that write the body into the partial file. `progress` counts bytes kept from an
+    /// earlier attempt as received.
+    func events(
+        progress: (@Sendable (TransferProgress) -> Void)?,
+        onComplete: @escaping @Sendable (Result<Response, RequestError>) -> Void
+    ) -> TransferEvents {
+        var events = TransferEvents(onComplete: onComplete)
+        events.onResponseHead = { [self] head in receiveHead(head) }
+        events.onBodyChunk = { [self] bytes in receiveBody(bytes) }
+        if let progress {
+            events.onProgress = { [self] reported in
+                let base = state.withLock { $0.resumedFrom }
+                var counted = reported
+                counted.bytesReceived += base
+                counted.expectedBytesToReceive = reported.expectedBytesToReceive.map { $0 + base }
+                progress(counted)
+            }
+        }
+        return events
+    }
+
+    private func receiveHead(_ head: ResponseHead) -> RequestError? {
+        state.withLock { state -> RequestError? in
+            let encoding = head.headerFields[.contentEncoding]?.lowercased()
+            state.isContentEncoded = encoding != nil && encoding != "identity"
+            guard options.acceptableStatusCodes.contains(head.status.code) else {
+                state.mode = .collectingErrorBody(Data())
+                return nil
+            }
+            let length = head.headerFields[.contentLength].flatMap { Int64($0) }
+            if head.status.code == 206 {
+                let range = head.headerFields[.contentRange].flatMap(ContentRange.init)
+                guard let range, range.first == state.resumedFrom else {
+                    return RequestError(
+                        .protocolError,
+                        "206 with Content-Range \((head.headerFields[.contentRange] ?? "none").debugDescription) does not continue at byte \(state.resumedFrom)")
+                }
+                state.expectedLength = range.completeLength ?? state.expectedLength
+            } else {
+                // The whole resource: the resource changed, or the server ignores ranges.
+                if state.resumedFrom > 0 {
+                    do throws(RequestError) { try state.file.truncate() } catch { return error }
+                    state.resumedFrom = 0
+                    state.written = 0
+                    if state.hasher != nil { state.hasher = SHA256() }
+                }
+                state.validator = Self.validator(in: head.headerFields)
+                state.expectedLength = length
+            }
+            state.mode = .writing
+            return nil
+        }
+    }
+
+    private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> BodyChunkVerdict {
+        state.withLock { state -> BodyChunkVerdict in
+            switch state.mode {
+            case .awaitingHead, .writing:
+                if let maximum = options.maximumSize, state.written + Int64(bytes.count) > maximum {
+                    return .fail(RequestError(.bodyTooLarge, "the download exceeds its limit of \(maximum) bytes"))
+                }
+                do throws(RequestError) { try state.file.write(bytes) } catch { return .fail(error) }
+                state.hasher?.update(bufferPointer: bytes)
+                state.written += Int64(bytes.count)
+            case .collectingErrorBody(var body):
+                let room = Self.errorBodyLimit - body.count
+                if room > 0 {
+                    body.append(contentsOf: bytes.prefix(room))
+                    state.mode = .collectingErrorBody(body)
+                }
+            }
+            return .accept
+        }
+    }
+
+    /// A strong `ETag`, else `Last-Modified`, else `nil`.
+    private static func validator(in fields: HTTPFields) -> ResumeData.Validator? {
+        if let tag = fields[.eTag], !tag.hasPrefix("W/") { return .entityTag(tag) }
+        return fields[.lastModified].map { .lastModified($0) }
+    }
+
+    // MARK: Off the transport's queue
+
+    /// Verifies, flushes and moves the file into place on success; otherwise keeps the partial
+    /// file for resume data when it can be resumed, and deletes it when not. Blocking file work:
+    /// never call it on the transport's queue.
+    func finish(_ outcome: Result<Response, RequestError>) -> Result<DownloadResponse, RequestError> {
+        state.withLock { state in
+            let result = conclude(outcome, &state)
+            if case .failure(let error) = result, error.resumeData == nil { state.file.discard() }
+            return result.mapError { $0.attributed(to: request.method, url: request.url) }
+        }
+    }
+
+    private func conclude(_ outcome: Result<Response, RequestError>, _ state: inout State) -> Result<DownloadResponse, RequestError> {
+        let response: Response
+        switch outcome {
+        case .failure(let error):
+            return .failure(error.resumable(with: resumeData(after: error.code, &state)))
+        case .success(let received):
+            response = received
+        }
+        if case .collectingErrorBody(let body) = state.mode {
+            var errorResponse = response
+            errorResponse.body = body
+            let error = RequestError(
+                .unacceptableStatus, "status \(response.status.code) is not acceptable for a download",
+                url: response.url, response: errorResponse)
+            // A failing resume attempt (say a 503) leaves the partial bytes valid; a 416 does not.
+            let keepsPartial = state.resumedFrom > 0 && response.status.code != 416
+            return .failure(error.resumable(with: keepsPartial ? resumeData(after: error.code, &state) : nil))
+        }
+        var digest: String?
+        if let hasher = state.hasher, let expected = options.expectedSHA256 {
+            let computed = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+            guard computed == expected.lowercased() else {
+                return .failure(RequestError(
+                    .integrityMismatch, "the download's SHA-256 is \(computed), expected \(expected.lowercased())"))
+            }
+            digest = computed
+        }
+        do throws(RequestError) {
+            try state.file.commit(to: destination, replacing: options.replacesExistingFile)
+        } catch {
+            return .failure(error)
+        }
+        return .success(DownloadResponse(
+            status: response.status, headerFields: response.headerFields, fileURL: destination,
+            bytesWritten: state.written, resumedFromOffset: state.resumedFrom, sha256: digest,
+            url: response.url, httpVersion: response.httpVersion, metrics: response.metrics))
+    }
+
+    /// Resume data for the partial file after a failure, closing (and keeping) the file; `nil`
+    /// when the download cannot be resumed.
+    private func resumeData(after code: RequestError.Code, _ state: inout State) -> ResumeData? {
+        let resumableFailure = ![.fileIO, .integrityMismatch, .bodyTooLarge, .destinationExists, .protocolError].contains(code)
+        guard options.keepsPartialFileForResume, resumableFailure, state.written > 0,
+            let validator = state.validator, !state.isContentEncoded
+        else { return nil }
+        state.file.closeDescriptor()
+        return ResumeData(
+            url: request.url, validator: validator, bytesOnDisk: state.written, partialFileURL: state.file.url,
+            destination: destination, expectedLength: state.expectedLength)
+    }
+}

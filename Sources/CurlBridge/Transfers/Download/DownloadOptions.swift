@@ -1,0 +1,43 @@
+/// How a download treats its destination, its size, its integrity and failures.
+public struct DownloadOptions: Sendable, Hashable {
+    /// Whether an existing file at the destination is replaced (atomically, once the download is
+    /// complete and verified); `true` by default. When `false`, an existing destination fails the
+    /// download with ``RequestError/Code/destinationExists`` before anything is requested.
+    public var replacesExistingFile: Bool
+    /// Whether missing directories on the way to the destination are created; `false` by default,
+    /// when a missing directory fails with ``RequestError/Code/fileIO`` before anything is requested.
+    public var createsIntermediateDirectories: Bool
+    /// The largest file the download may write, in bytes; `nil` (no limit) by default. A larger
+    /// body fails with ``RequestError/Code/bodyTooLarge``. The transport's in-memory body cap does
+    /// not apply to downloads.
+    public var maximumSize: Int64?
+    /// The SHA-256 the file must have, as 64 hexadecimal digits; `nil` by default. It is computed
+    /// while writing, and a mismatch fails with ``RequestError/Code/integrityMismatch`` and leaves
+    /// the destination untouched.
+    public var expectedSHA256: String?
+    /// The statuses whose body is the file; `200..<300` by default. Any other status fails with
+    /// ``RequestError/Code/unacceptableStatus`` (the error's response carries the first 64 KiB of
+    /// the error body) and writes nothing to the destination.
+    public var acceptableStatusCodes: Range<Int>
+    /// Whether a failed or cancelled download keeps its partial file for ``ResumeData``; `true` by
+    /// default. The partial file is kept only when the server named a validator (a strong `ETag`
+    /// or `Last-Modified`) and did not content-encode the body.
+    public var keepsPartialFileForResume: Bool
+
+    /// Creates options; every parameter has the default documented on its property.
+    public init(
+        replacesExistingFile: Bool = true,
+        createsIntermediateDirectories: Bool = false,
+        maximumSize: Int64? = nil,
+        expectedSHA256: String? = nil,
+        acceptableStatusCodes: Range<Int> = 200..<300,
+        keepsPartialFileForResume: Bool = true
+    ) {
+        self.replacesExistingFile = replacesExistingFile
+        self.createsIntermediateDirectories = createsIntermediateDirectories
+        self.maximumSize = maximumSize
+        self.expectedSHA256 = expectedSHA256
+        self.acceptableStatusCodes = acceptableStatusCodes
+        self.keepsPartialFileForResume = keepsPartialFileForResume
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import Synchronization
+
+/// The bounded buffer between a streamed response and its consumer, shared by the three styles.
+///
+/// The transport's queue puts the head, body chunks and the outcome in; the consumer takes them in
+/// that order with ``take()``. When ``BufferLimits/highWatermark`` bytes wait unread, the next
+/// chunk is refused with ``BodyChunkVerdict/pause``: curl pauses the transfer (which is then not
+/// idle) and offers the same bytes again once the consumer has read the buffer down to
+/// ``BufferLimits/lowWatermark``. Memory stays bounded whatever the consumer does.
+final class ResponseBodyBuffer: Sendable {
+    /// What the consumer takes, in order: the head (unless the transfer failed first), chunks,
+    /// then the outcome (whose response has an empty body: the body went through the chunks).
+    enum Item: Sendable {
+        case head(ResponseHead)
+        case chunk(Data)
+        case end(Result<Response, RequestError>)
+    }
+
+    private struct State {
+        var items: [Item] = []
+        /// Index of the next item to take in `items`.
+        var next = 0
+        /// Body bytes put in and not taken yet.
+        var buffered = 0
+        /// A chunk was refused for lack of room: the transfer is paused.
+        var isPausedForRoom = false
+        var isEnded = false
+        /// The transfer, once started; `nil` also after it completed.
+        var handle: TransferHandle?
+        /// Cancel as soon as the handle is known.
+        var isCancelRequested = false
+        /// A task waiting in ``ResponseBodyBuffer/nextItem()``.
+        var waitingTask: CheckedContinuation<Void, Never>?
+        /// Called whenever an item arrives (blocking and callback consumers).
+        var onArrival: (@Sendable () -> Void)?
+    }
+
+    private let limits: BufferLimits
+    private let state = Mutex(State())
+
+    /// A buffer with the given watermarks.
+    init(limits: BufferLimits) {
+        self.limits = limits
+    }
+
+    /// Events that fill this buffer.
+    func events(progress: (@Sendable (TransferProgress) -> Void)?) -> TransferEvents {
+        var events = TransferEvents { [self] result in
+            put(.end(result), isLast: true)
+        }
+        events.onResponseHead = { [self] head in
+            put(.head(head), isLast: false)
+            return nil
+        }
+        events.onBodyChunk = { [self] bytes in offer(bytes) }
+        events.onProgress = progress
+        return events
+    }
+
+    /// Connects the started transfer (`nil` when it completed at once).
+    func attach(_ handle: TransferHandle?) {
+        let cancelNow = state.withLock { state -> Bool in
+            guard !state.isEnded else { return false }
+            state.handle = handle
+            return state.isCancelRequested
+        }
+        if cancelNow { handle?.cancel() }
+    }
+
+    /// Cancels the transfer (now, or as soon as it is attached); its end item reports `.cancelled`.
+    func cancel() {
+        let handle = state.withLock { state -> TransferHandle? in
+            state.isCancelRequested = true
+            return state.handle
+        }
+        handle?.cancel()
+    }
+
+    /// Sets the closure called (from any thread) whenever an item arrives.
+    func setArrivalHandler(_ onArrival: @escaping @Sendable () -> Void) {
+        state.withLock { $0.onArrival = onArrival }
+    }
+
+    // MARK: Producer (the transport's queue)
+
+    private func offer(_ bytes: UnsafeRawBufferPointer) -> BodyChunkVerdict {
+        let accepted = state.withLock { state -> Bool in
+            guard state.buffered < limits.highWatermark else {
+                state.isPausedForRoom = true
+                return false
+            }
+            return true
+        }
+        guard accepted else { return .pause }
+        put(.chunk(Data(bytes)), isLast: false)
+        return .accept
+    }
+
+    private func put(_ item: Item, isLast: Bool) {
+        let (task, onArrival) = state.withLock { state in
+            state.items.append(item)
+            if case .chunk(let data) = item { state.buffered += data.count }
+            if isLast {
+                state.isEnded = true
+                state.handle = nil
+            }
+            defer { state.waitingTask = nil }
+            return (state.waitingTask, state.onArrival)
+        }
+        task?.resume()
+        onArrival?()
+    }
+
+    // MARK: Consumer
+
+    /// The next item, or `nil` when none has arrived yet; after the end, the end again. Resumes a transfer paused for room once
+    /// the buffer is down to the low watermark.
+    func take() -> Item? {
+        let (item, resume) = state.withLock { state -> (Item?, TransferHandle?) in
+            guard state.next < state.items.count else { return (nil, nil) }
+            let item = state.items[state.next]
+            if case .end = item { return (item, nil) }  // the end stays: every later take sees it
+            state.next += 1
+            if state.next > 64, state.next * 2 > state.items.count {
+                state.items.removeFirst(state.next)
+                state.next = 0
+            }
+            var resume: TransferHandle?
+            if case .chunk(let data) = item {
+                state.buffered -= data.count
+                if state.isPausedForRoom, state.buffered <= limits.lowWatermark {
+                    state.isPausedForRoom = false
+                    resume = state.handle
+                }
+            }
+            return (item, resume)
+        }
+        resume?.resume()
+        return item
+    }
+
+    /// Whether an item is waiting.
+    var hasItem: Bool {
+        state.withLock { $0.next < $0.items.count }
+    }
+
+    /// The next item, suspending the task until one arrives. Cancelling the task cancels the transfer.
+    func nextItem() async -> Item {
+        while true {
+            if let item = take() { return item }
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let ready = state.withLock { state -> Bool in
+                        if state.next < state.items.count { return true }
+                        state.waitingTask = continuation
+                        return false
+                    }
+                    if ready { continuation.resume() }
+                }
+            } onCancel: {
+                cancel()
+            }
+        }
+    }
+}
+
+/// How much of a streamed body may wait for its consumer.
+public struct BufferLimits: Sendable, Hashable {
+    /// Unread bytes at which the transfer pauses; 1 MiB by default.
+    public var highWatermark: Int
+    /// Unread bytes at which a paused transfer resumes; 256 KiB by default.
+    public var lowWatermark: Int
+
+    /// Creates limits; `lowWatermark` is clamped to at most `highWatermark`.
+    public init(highWatermark: Int = 1 << 20, lowWatermark: Int = 256 << 10) {
+        self.highWatermark = max(1, highWatermark)
+        self.lowWatermark = min(max(0, lowWatermark), self.highWatermark)
+    }
+}

@@ -1,0 +1,82 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A streamed response started by a ``CallbackClient``: pause and resume delivery, or cancel.
+public final class StreamTask: Sendable {
+    /// The caller's handlers.
+    struct Handlers: Sendable {
+        let onResponse: @Sendable (ResponseHead) -> Void
+        let onData: @Sendable (Data) -> Void
+        let onComplete: @Sendable (Result<Response, RequestError>) -> Void
+    }
+
+    private struct Delivery {
+        /// A drain of the buffer is scheduled or running on the queue.
+        var isScheduled = false
+        var isPaused = false
+        var isComplete = false
+    }
+
+    private let buffer: ResponseBodyBuffer
+    private let queue: DispatchQueue
+    private let handlers: Handlers
+    private let delivery = Mutex(Delivery())
+
+    init(buffer: ResponseBodyBuffer, queue: DispatchQueue, handlers: Handlers) {
+        self.buffer = buffer
+        self.queue = queue
+        self.handlers = handlers
+    }
+
+    /// Stops calling `onData` (after the call in progress, if any) until ``resume()``. Unread
+    /// bytes then fill the buffer, and the transfer pauses in curl — without counting as idle.
+    public func pause() {
+        delivery.withLock { $0.isPaused = true }
+    }
+
+    /// Delivers again after ``pause()``.
+    public func resume() {
+        delivery.withLock { $0.isPaused = false }
+        deliverAvailable()
+    }
+
+    /// Cancels the transfer; `onComplete` still runs exactly once, with
+    /// ``RequestError/Code/cancelled`` unless the transfer had already finished.
+    public func cancel() {
+        buffer.cancel()
+        resume()  // a paused task still reports its end
+    }
+
+    /// Schedules a drain of the buffer on the queue, unless one is pending or delivery is paused.
+    func deliverAvailable() {
+        let schedule = delivery.withLock { delivery in
+            guard !delivery.isScheduled, !delivery.isPaused, !delivery.isComplete else { return false }
+            delivery.isScheduled = true
+            return true
+        }
+        if schedule { queue.async { self.drain() } }
+    }
+
+    /// Delivers every waiting item, in order, while not paused.
+    private func drain() {
+        while true {
+            let item: ResponseBodyBuffer.Item? = delivery.withLock { delivery in
+                guard !delivery.isPaused, !delivery.isComplete, let item = buffer.take() else {
+                    delivery.isScheduled = false
+                    return nil
+                }
+                if case .end = item { delivery.isComplete = true }
+                return item
+            }
+            guard let item else { break }
+            switch item {
+            case .head(let head): handlers.onResponse(head)
+            case .chunk(let data): handlers.onData(data)
+            case .end(let result): handlers.onComplete(result)
+            }
+        }
+        // An item that arrived after the last take but before `isScheduled` was cleared.
+        if buffer.hasItem { deliverAvailable() }
+    }
+}
