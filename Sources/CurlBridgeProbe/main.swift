@@ -4,6 +4,8 @@
 //                                queue after dispatchMain() (off the main thread on Linux)
 //   CurlBridgeProbe resources    descriptors and threads before and after 300 requests through
 //                                five transports in all three styles, then shut down
+//   CurlBridgeProbe disk-full D  with a 1 MiB file size limit (RLIMIT_FSIZE, a full disk as
+//                                write(2) sees it), a 4 MB download into directory D in each style
 import CurlBridge
 import CurlBridgeTestServer
 import Dispatch
@@ -106,13 +108,65 @@ func probeResources(server: TestServer) -> Never {
     exit(0)
 }
 
+/// Downloads 4 MB in each style with the process limited to 1 MiB files, and reports for each
+/// what failed, whether the existing destination survived, and what was left in the directory.
+func probeDiskFull(server: TestServer, directory: String) -> Never {
+    signal(SIGXFSZ, SIG_IGN)  // write(2) then fails with EFBIG instead of the signal killing us
+    var limit = rlimit(rlim_cur: 1 << 20, rlim_max: 1 << 20)
+    guard setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0 else {
+        print("disk-full setrlimit failed")
+        exit(1)
+    }
+    let transport = Transport(configuration: .init(baseURL: server.httpURL))
+    let request = Request.get("bytes/4000000")
+    for style in ["blocking", "async", "callback"] {
+        let folder = URL(fileURLWithPath: directory).appendingPathComponent(style)
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let destination = folder.appendingPathComponent("download.bin")
+        try? Data("mine".utf8).write(to: destination)
+        let outcome = Mutex<Result<DownloadResponse, RequestError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        switch style {
+        case "blocking":
+            let client = BlockingClient(transport: transport, policy: .init(allowsMainThread: true))
+            outcome.withLock { $0 = Result { () throws(RequestError) in try client.download(request, to: destination) } }
+            done.signal()
+        case "async":
+            let client = AsyncClient(transport: transport)
+            Task {
+                let result: Result<DownloadResponse, RequestError>
+                do throws(RequestError) { result = .success(try await client.download(request, to: destination)) } catch { result = .failure(error) }
+                outcome.withLock { $0 = result }
+                done.signal()
+            }
+        default:
+            CallbackClient(transport: transport).download(request, to: destination) { result in
+                outcome.withLock { $0 = result }
+                done.signal()
+            }
+        }
+        done.wait()
+        let code = outcome.withLock { $0 }.map { result in
+            switch result {
+            case .success: "success"
+            case .failure(let error): error.code.description
+            }
+        } ?? "none"
+        let untouched = (try? Data(contentsOf: destination)) == Data("mine".utf8)
+        let leftovers = count(folder.path) - 1
+        print("disk-full style=\(style) code=\(code) untouched=\(untouched) leftovers=\(leftovers)")
+    }
+    exit(0)
+}
+
 do {
     let server = try TestServer.startAndWait()
     switch CommandLine.arguments.dropFirst().first {
     case "main-queue": probeMainQueue(server: server)
     case "resources": probeResources(server: server)
+    case "disk-full" where CommandLine.arguments.count == 3: probeDiskFull(server: server, directory: CommandLine.arguments[2])
     default:
-        print("usage: CurlBridgeProbe main-queue|resources")
+        print("usage: CurlBridgeProbe main-queue|resources|disk-full <directory>")
         exit(2)
     }
 } catch {

@@ -62,14 +62,14 @@ import Testing
 /// (off the main thread on Linux), and resource accounting without other tests running.
 @Suite struct ProbeProcessTests {
     /// Runs the probe executable built beside the tests and returns its output lines.
-    func runProbe(_ mode: String) async throws -> [String] {
+    func runProbe(_ arguments: String...) async throws -> [String] {
         // The test binary sits in the build products directory, beside the executables.
         let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let directory = testBinary.deletingLastPathComponent()
         let candidates = [directory, directory.deletingLastPathComponent()].map { $0.appendingPathComponent("CurlBridgeProbe") }
         let executable = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
                                       "build the CurlBridgeProbe product first (swift build)")
-        let (status, output) = try await runChildProcess(executable, [mode])
+        let (status, output) = try await runChildProcess(executable, arguments)
         #expect(status == 0)
         return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
     }

@@ -140,6 +140,11 @@ final class ResponseBodyBuffer: Sendable {
         return item
     }
 
+    /// Whether the transfer is paused because the buffer is full.
+    var isPausedForRoom: Bool {
+        state.withLock { $0.isPausedForRoom }
+    }
+
     /// Whether an item is waiting.
     var hasItem: Bool {
         state.withLock { $0.next < $0.items.count }

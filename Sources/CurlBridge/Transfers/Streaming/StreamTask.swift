@@ -48,6 +48,9 @@ public final class StreamTask: Sendable {
         resume()  // a paused task still reports its end
     }
 
+    /// Whether the transfer is paused in curl because undelivered bytes fill the buffer.
+    var isWaitingForRoom: Bool { buffer.isPausedForRoom }
+
     /// Schedules a drain of the buffer on the queue, unless one is pending or delivery is paused.
     func deliverAvailable() {
         let schedule = delivery.withLock { delivery in
