@@ -49,8 +49,12 @@ public actor AsyncClient {
         events makeEvents: (@escaping @Sendable (Result<Value, RequestError>) -> Void) -> TransferEvents
     ) async -> Result<Value, RequestError> {
         guard !Task.isCancelled else {
-            return .failure(RequestError(
-                .cancelled, "the task was cancelled before the request started", method: request.method, url: request.url))
+            // Through the events' own completion, so what they hold (a download's file) is released.
+            let cancelled = RequestError(
+                .cancelled, "the task was cancelled before the request started", method: request.method, url: request.url)
+            return await withCheckedContinuation { continuation in
+                makeEvents { continuation.resume(returning: $0) }.onComplete(.failure(cancelled))
+            }
         }
         let cancellation = CancellationLink()
         return await withTaskCancellationHandler {

@@ -68,10 +68,9 @@ extension BlockingClient {
         let buffer = ResponseBodyBuffer(limits: bufferLimits)
         let arrival = DispatchSemaphore(value: 0)
         buffer.setArrivalHandler { arrival.signal() }
-        let handle = transport.startDriving(
+        transport.startDriving(
             request, events: buffer.events(progress: progress.map { ProgressDelivery($0).handler }),
-            until: { buffer.hasItem })
-        buffer.attach(handle)
+            onStart: { buffer.attach($0) }, until: { buffer.hasItem })
         let reader = ResponseBodyReader(buffer: buffer, arrival: arrival, client: self)
         try reader.readHead()
         return reader

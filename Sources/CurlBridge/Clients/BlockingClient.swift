@@ -96,8 +96,8 @@ public final class BlockingClient: Sendable {
             outcome.result.withLock { $0 = result }
             outcome.done.signal()
         }
-        let handle = transport.startDriving(request, events: events, until: { outcome.result.withLock { $0 != nil } })
-        cancellation?.link.attach(handle)
+        let handle = transport.startDriving(
+            request, events: events, onStart: { cancellation?.link.attach($0) }, until: { outcome.result.withLock { $0 != nil } })
         let total = transport.configuration.timeouts.overridden(by: request.timeouts).total
         let deadline = total.map { DispatchTime.now() + .milliseconds(($0 + .seconds(2)).roundedUpMilliseconds) } ?? .distantFuture
         if outcome.done.wait(timeout: deadline) == .timedOut {

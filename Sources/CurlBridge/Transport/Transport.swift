@@ -56,14 +56,20 @@ public final class Transport: Sendable {
     /// Like ``start(_:events:)``, but when the transport is idle the calling thread drives curl
     /// itself until `isFinished()` (normally: until this transfer completed). For blocking callers,
     /// which would otherwise sleep while the transport's queue does the same work.
+    ///
+    /// - Parameter onStart: Receives the transfer's handle before this thread starts driving, so
+    ///   another thread can cancel it meanwhile; not called when the request completes at once.
     @discardableResult
-    func startDriving(_ request: Request, events: TransferEvents, until isFinished: () -> Bool) -> TransferHandle? {
-        start(request, events: events) { loop, command in loop.submitAndDrive(command, until: isFinished) }
+    func startDriving(
+        _ request: Request, events: TransferEvents, onStart: (TransferHandle) -> Void = { _ in }, until isFinished: () -> Bool
+    ) -> TransferHandle? {
+        start(request, events: events, onStart: onStart) { loop, command in loop.submitAndDrive(command, until: isFinished) }
     }
 
     /// Prepares `request` and hands it to the loop through `submit`, or completes it at once.
     private func start(
-        _ request: Request, events: TransferEvents, submit: (CurlMultiLoop, CurlMultiLoop.Command) -> Bool
+        _ request: Request, events: TransferEvents, onStart: (TransferHandle) -> Void = { _ in },
+        submit: (CurlMultiLoop, CurlMultiLoop.Command) -> Bool
     ) -> TransferHandle? {
         let loop: CurlMultiLoop
         switch self.loop {
@@ -80,12 +86,14 @@ public final class Transport: Sendable {
             return nil
         }
         let id = loop.makeTransferID()
+        let handle = TransferHandle(id: id, loop: loop)
+        onStart(handle)
         guard submit(loop, .start(id: id, request: prepared, events: events)) else {
             events.onComplete(.failure(RequestError(
                 .transportShutDown, "the transport has been shut down", method: prepared.method, url: prepared.url)))
             return nil
         }
-        return TransferHandle(id: id, loop: loop)
+        return handle
     }
 
     /// How many requests are in flight (started in curl and not yet completed).
