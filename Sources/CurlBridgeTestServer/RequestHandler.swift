@@ -14,8 +14,8 @@ final class RequestHandler: ChannelInboundHandler {
     private let connectionID: Int
     private var head: HTTPRequestHead?
     private var body = ByteBuffer()
-    /// The pattern body being written and the request it answers; resumed on writability changes.
-    private var streaming: (stream: PatternStream, request: ReceivedRequest)?
+    /// The pattern body being written; resumed on writability changes.
+    private var streaming: Streaming?
     /// Guards ``continueStreaming(context:)`` against re-entry from writability events it causes.
     private var isStreamingLoopRunning = false
     /// The pending step of a delayed or dripping response.
@@ -78,13 +78,14 @@ final class RequestHandler: ChannelInboundHandler {
                     target.value.handler.send(response, to: request, context: target.value.context)
                 }
             }
-        case .pattern(let stream, let declaresLength):
-            var headers: HTTPHeaders = ["Content-Type": "application/octet-stream"]
-            if declaresLength {
-                headers.add(name: "Content-Length", value: String(stream.remaining))
-            }
-            self.writeHead(.ok, headers, for: request, context: context)
-            self.streaming = (stream, request)
+        case .pattern(let response):
+            let headWritten = self.writeHead(response.status, response.headers, for: request, context: context)
+            self.streaming = Streaming(
+                stream: response.stream,
+                closesAfterBody: response.closesAfterBody,
+                request: request,
+                latestWrite: headWritten
+            )
             self.continueStreaming(context: context)
         case .drip(let count, let interval, let initialDelay):
             self.schedule(after: initialDelay, context: context) {
@@ -92,16 +93,6 @@ final class RequestHandler: ChannelInboundHandler {
                 self.writeHead(.ok, headers, for: request, context: context)
                 context.flush()
                 self.drip(remaining: count, every: interval, for: request, context: context)
-            }
-        case .truncated(let declaredLength, let sentLength):
-            let headers: HTTPHeaders = [
-                "Content-Type": "application/octet-stream", "Content-Length": String(declaredLength),
-            ]
-            self.writeHead(.ok, headers, for: request, context: context)
-            let part = HTTPServerResponsePart.body(.byteBuffer(PatternBytes.slice(startingAt: 0, length: sentLength)))
-            let channel = context.channel
-            context.writeAndFlush(Self.wrapOutboundOut(part)).assumeIsolated().whenComplete { _ in
-                channel.close(promise: nil)
             }
         case .silence:
             break
@@ -122,7 +113,7 @@ final class RequestHandler: ChannelInboundHandler {
         self.finish(request, context: context)
     }
 
-    /// Writes the next pattern chunks while the channel accepts them; finishes the response after the last.
+    /// Writes the next pattern chunks while the channel accepts them; ends the body after the last.
     private func continueStreaming(context: ChannelHandlerContext) {
         guard !self.isStreamingLoopRunning else { return }
         self.isStreamingLoopRunning = true
@@ -130,15 +121,28 @@ final class RequestHandler: ChannelInboundHandler {
 
         // Finishing may synchronously deliver the next pipelined request, which can start a new
         // stream; the loop then carries on with that one.
-        while context.channel.isWritable, let current = self.streaming {
-            var stream = current.stream
-            if let chunk = stream.nextChunk() {
-                self.streaming = (stream, current.request)
-                context.writeAndFlush(Self.wrapOutboundOut(.body(.byteBuffer(chunk))), promise: nil)
+        while context.channel.isWritable, var current = self.streaming {
+            if let chunk = current.stream.nextChunk() {
+                current.latestWrite = context.writeAndFlush(Self.wrapOutboundOut(.body(.byteBuffer(chunk))))
+                self.streaming = current
             } else {
                 self.streaming = nil
-                self.finish(current.request, context: context)
+                self.endBody(of: current, context: context)
             }
+        }
+    }
+
+    /// Ends a pattern body whose bytes are all written: with the response's end, or for a cut body
+    /// by closing the channel (on HTTP/2 a stream: resetting it) once the last byte is out.
+    private func endBody(of streaming: Streaming, context: ChannelHandlerContext) {
+        guard streaming.closesAfterBody else {
+            self.finish(streaming.request, context: context)
+            return
+        }
+        context.flush()
+        let channel = context.channel
+        streaming.latestWrite.assumeIsolated().whenComplete { _ in
+            channel.close(promise: nil)
         }
     }
 
@@ -159,17 +163,19 @@ final class RequestHandler: ChannelInboundHandler {
         }
     }
 
+    /// Writes (without flushing) the response head; returns the write's completion.
+    @discardableResult
     private func writeHead(
         _ status: HTTPResponseStatus,
         _ headers: HTTPHeaders,
         for request: ReceivedRequest,
         context: ChannelHandlerContext
-    ) {
+    ) -> EventLoopFuture<Void> {
         var head = HTTPResponseHead(version: request.head.version, status: status, headers: headers)
         if !request.keepsConnectionAlive {
             head.headers.replaceOrAdd(name: "Connection", value: "close")
         }
-        context.write(Self.wrapOutboundOut(.head(head)), promise: nil)
+        return context.write(Self.wrapOutboundOut(.head(head)))
     }
 
     /// Ends the response and, when the request asked for it, closes the connection afterwards.
@@ -185,4 +191,17 @@ final class RequestHandler: ChannelInboundHandler {
     private func schedule(after delay: TimeAmount, context: ChannelHandlerContext, _ work: @escaping () -> Void) {
         self.timer = context.eventLoop.assumeIsolated().scheduleTask(in: delay, work)
     }
+}
+
+/// A pattern body being written by ``RequestHandler``.
+private struct Streaming {
+    /// The bytes still to write.
+    var stream: PatternStream
+    /// Whether the channel is closed after the last byte instead of ending the response.
+    let closesAfterBody: Bool
+    /// The request being answered.
+    let request: ReceivedRequest
+    /// The completion of the latest write of this response, which a cut body waits for before
+    /// closing, so that every byte it meant to send is out.
+    var latestWrite: EventLoopFuture<Void>
 }

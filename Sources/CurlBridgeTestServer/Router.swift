@@ -1,4 +1,3 @@
-import Foundation
 import NIOCore
 import NIOHTTP1
 
@@ -35,8 +34,7 @@ enum Router {
         case ("drip", 1):
             return drip(parameters, request: request)
         case ("close-mid-body", 1):
-            return request.head.method == .HEAD
-                ? .complete(octetStream(declaredLength: 1000)) : .truncated(declaredLength: 1000, sentLength: 100)
+            return closeMidBody(request)
         case ("never-respond", 1):
             return .silence
         case ("response-headers", 1):
@@ -55,16 +53,7 @@ enum Router {
     }
 
     private static func echo(_ request: ReceivedRequest) -> CompleteResponse {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        do {
-            let json = try encoder.encode(EchoReply(describing: request))
-            var response = CompleteResponse(status: .ok, contentType: "application/json", body: "")
-            response.body = ByteBuffer(bytes: json)
-            return response
-        } catch {
-            return .text(.internalServerError, "cannot encode the echo reply: \(error)")
-        }
+        .json(EchoReply(describing: request))
     }
 
     private static func patternBytes(count: Int, chunked: Bool, request: ReceivedRequest) -> ResponsePlan {
@@ -73,7 +62,18 @@ enum Router {
         }
         // `/chunked` goes out in eighths (at most 64 KiB each) so it really arrives in several chunks.
         let chunkSize = chunked ? (count + 7) / 8 : PatternBytes.maximumSliceLength
-        return .pattern(PatternStream(count: count, chunkSize: chunkSize), declaresLength: !chunked)
+        let stream = PatternStream(count: count, chunkSize: chunkSize)
+        return .pattern(PatternResponse(stream: stream, declaredLength: chunked ? nil : count))
+    }
+
+    /// `/close-mid-body`: 1000 bytes announced, 100 sent, then the connection closed.
+    private static func closeMidBody(_ request: ReceivedRequest) -> ResponsePlan {
+        if request.head.method == .HEAD {
+            return .complete(octetStream(declaredLength: 1000))
+        }
+        var response = PatternResponse(stream: PatternStream(count: 100), declaredLength: 1000)
+        response.closesAfterBody = true
+        return .pattern(response)
     }
 
     private static func drip(_ parameters: QueryParameters, request: ReceivedRequest) -> ResponsePlan {
