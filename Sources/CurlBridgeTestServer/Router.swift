@@ -3,7 +3,7 @@ import NIOHTTP1
 
 /// Maps a request to the ``ResponsePlan`` of its route (see ``TestServer`` for the route list).
 enum Router {
-    /// Accepted `N` of `/bytes/N`, `/chunked/N` and `/drip?bytes=N` (up to 4 GiB).
+    /// Accepted `N` of `/bytes/N`, `/chunked/N`, `/resource/N` and `/drip?bytes=N` (up to 4 GiB).
     static let byteCounts = 0...(1 << 32)
     /// Accepted delays and intervals in milliseconds (up to one hour).
     static let milliseconds = 0...3_600_000
@@ -29,6 +29,9 @@ enum Router {
         case ("bytes", 2), ("chunked", 2):
             guard let count = integer(segments[1], in: byteCounts) else { return invalid("byte count", byteCounts) }
             return patternBytes(count: count, chunked: segments[0] == "chunked", request: request)
+        case ("resource", 2):
+            guard let size = integer(segments[1], in: byteCounts) else { return invalid("size", byteCounts) }
+            return ResourceRoute.plan(size: size, for: request)
         case _ where GzipRoute.matches(path: request.path):
             return .complete(GzipRoute.response(compressed: request.head.method != .HEAD))
         case ("drip", 1):
@@ -63,7 +66,7 @@ enum Router {
         // `/chunked` goes out in eighths (at most 64 KiB each) so it really arrives in several chunks.
         let chunkSize = chunked ? (count + 7) / 8 : PatternBytes.maximumSliceLength
         let stream = PatternStream(count: count, chunkSize: chunkSize)
-        return .pattern(PatternResponse(stream: stream, declaredLength: chunked ? nil : count))
+        return .pattern(.octets(stream, declaredLength: chunked ? nil : count))
     }
 
     /// `/close-mid-body`: 1000 bytes announced, 100 sent, then the connection closed.
@@ -71,7 +74,7 @@ enum Router {
         if request.head.method == .HEAD {
             return .complete(octetStream(declaredLength: 1000))
         }
-        var response = PatternResponse(stream: PatternStream(count: 100), declaredLength: 1000)
+        var response = PatternResponse.octets(PatternStream(count: 100), declaredLength: 1000)
         response.closesAfterBody = true
         return .pattern(response)
     }
@@ -125,14 +128,14 @@ enum Router {
 
     /// `text` as an integer within `range`; `fallback` when `text` is `nil`; `nil` when malformed or
     /// out of range.
-    private static func integer(_ text: String?, in range: ClosedRange<Int>, default fallback: Int? = nil) -> Int? {
+    static func integer(_ text: String?, in range: ClosedRange<Int>, default fallback: Int? = nil) -> Int? {
         guard let text else { return fallback }
         guard let value = Int(text), range.contains(value) else { return nil }
         return value
     }
 
     /// A `400` saying that the parameter called `what` must be an integer within `range`.
-    private static func invalid(_ what: String, _ range: ClosedRange<Int>) -> ResponsePlan {
+    static func invalid(_ what: String, _ range: ClosedRange<Int>) -> ResponsePlan {
         .complete(.badRequest("\(what) must be an integer in \(range)"))
     }
 }
