@@ -4,6 +4,7 @@ import NIOHTTP1
 
 /// The single HTTP/1-style request handler behind plaintext HTTP/1.1, HTTP/1.1 over TLS and each
 /// HTTP/2 stream: it collects a whole request, asks ``Router`` for a plan, and carries it out.
+/// `/upload-sink` requests are the exception: their body goes to an ``UploadSink`` as it arrives.
 ///
 /// All state lives on the channel's event loop. Timers (delay, drip) are cancelled and pattern
 /// streaming stops when the channel goes inactive, so nothing outlives the connection.
@@ -12,8 +13,11 @@ final class RequestHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let connectionID: Int
-    private var head: HTTPRequestHead?
-    private var body = ByteBuffer()
+    /// What happens to the parts of the request being received.
+    private var inbound = Inbound.idle
+    /// The request heads received on this channel: all of its connection's on HTTP/1, the
+    /// stream's one on HTTP/2.
+    private var requestCount = 0
     /// The pattern body being written; resumed on writability changes.
     private var streaming: Streaming?
     /// Guards ``continueStreaming(context:)`` against re-entry from writability events it causes.
@@ -29,16 +33,11 @@ final class RequestHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch Self.unwrapInboundIn(data) {
         case .head(let head):
-            self.head = head
-            self.body = ByteBuffer()
-        case .body(var chunk):
-            self.body.writeBuffer(&chunk)
+            self.receive(head, context: context)
+        case .body(let chunk):
+            self.receive(chunk, context: context)
         case .end:
-            guard let head = self.head else { return }
-            self.head = nil
-            let request = ReceivedRequest(head: head, body: self.body, connectionID: self.connectionID)
-            self.body = ByteBuffer()
-            self.carryOut(Router.plan(for: request), for: request, context: context)
+            self.receiveEnd(context: context)
         }
     }
 
@@ -60,6 +59,71 @@ final class RequestHandler: ChannelInboundHandler {
         self.timer?.cancel()
         self.timer = nil
         self.streaming = nil
+    }
+
+    /// Starts a request: an ``UploadSink`` takes `/upload-sink` bodies, every other body is collected.
+    private func receive(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        self.requestCount += 1
+        guard UploadSink.matches(path: ReceivedRequest.path(ofTarget: head.uri)) else {
+            self.inbound = .collecting(head, ByteBuffer())
+            return
+        }
+        let request = ReceivedRequest(head: head, body: ByteBuffer(), connectionID: self.connectionID)
+        let sink = UploadSink(request: request)
+        self.inbound = .sinking(request, sink)
+        self.perform(sink.start(isFirstRequestOnConnection: self.requestCount == 1), context: context)
+    }
+
+    /// Takes the next piece of the request body.
+    private func receive(_ chunk: ByteBuffer, context: ChannelHandlerContext) {
+        // Each case sets `.discarding` before changing the payload it took out, so that the
+        // payload's storage is uniquely referenced and changes in place.
+        switch self.inbound {
+        case .collecting(let head, var body):
+            self.inbound = .discarding
+            var chunk = chunk
+            body.writeBuffer(&chunk)
+            self.inbound = .collecting(head, body)
+        case .sinking(let request, var sink):
+            self.inbound = .discarding
+            let action = sink.receive(chunk)
+            self.inbound = .sinking(request, sink)
+            self.perform(action, context: context)
+        case .idle, .discarding:
+            break
+        }
+    }
+
+    /// Ends the request: answers it with the router's plan or the sink's answer.
+    private func receiveEnd(context: ChannelHandlerContext) {
+        let finished = self.inbound
+        self.inbound = .idle
+        switch finished {
+        case .collecting(let head, let body):
+            let request = ReceivedRequest(head: head, body: body, connectionID: self.connectionID)
+            self.carryOut(Router.plan(for: request), for: request, context: context)
+        case .sinking(let request, let sink):
+            self.carryOut(sink.answer(), for: request, context: context)
+        case .idle, .discarding:
+            break
+        }
+    }
+
+    /// Carries out an upload sink's step; after a close, the rest of the request is dropped.
+    private func perform(_ action: UploadSink.Action, context: ChannelHandlerContext) {
+        let channel = context.channel
+        switch action {
+        case .proceed:
+            return
+        case .close:
+            channel.close(promise: nil)
+        case .closeOutput:
+            // Half-closure is what the sink asks for; a channel that cannot do it is closed whole.
+            channel.close(mode: .output).assumeIsolated().whenFailure { _ in
+                channel.close(promise: nil)
+            }
+        }
+        self.inbound = .discarding
     }
 
     private func carryOut(_ plan: ResponsePlan, for request: ReceivedRequest, context: ChannelHandlerContext) {
@@ -204,4 +268,16 @@ private struct Streaming {
     /// The completion of the latest write of this response, which a cut body waits for before
     /// closing, so that every byte it meant to send is out.
     var latestWrite: EventLoopFuture<Void>
+}
+
+/// What ``RequestHandler`` does with the parts of the request being received.
+private enum Inbound {
+    /// No request in progress.
+    case idle
+    /// Collecting the whole body for ``Router``.
+    case collecting(HTTPRequestHead, ByteBuffer)
+    /// Feeding the body to an ``UploadSink`` as it arrives.
+    case sinking(ReceivedRequest, UploadSink)
+    /// Dropping the rest of a request whose connection is closing.
+    case discarding
 }

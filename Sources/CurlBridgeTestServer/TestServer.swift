@@ -46,6 +46,17 @@ import Synchronization
 ///   - `cut=K`: after `K` bytes of this response's body (counted from `A` for a range) the
 ///     connection is closed (HTTP/2: the stream reset), though `Content-Length` announced all;
 ///     a `K` at or past the body's length cuts nothing.
+/// - `/upload-sink`: takes the request body in as it arrives without keeping it (any size in
+///   constant memory) and answers the JSON ``UploadSinkReply``: its length and SHA-256, the
+///   request's `Content-Length` and `Transfer-Encoding`, connection number and HTTP version.
+///   Parameters:
+///   - `close-after=K`: once `K` body bytes have arrived the connection is closed (HTTP/2: the
+///     stream reset) without an answer;
+///   - `close-if-reused=1`: a request that is not the first on its HTTP/1.1 connection gets the
+///     connection shut at once on its head, with nothing sent (the server half-closes, drops what
+///     the client still sends, and closes when the client does), so the client retries on a new
+///     connection, where it is served; never applies on HTTP/2;
+///   - `delay=ms`: wait that long after the body before answering (default 0).
 ///
 /// The server owns a two-thread event loop group. Call ``shutdown()`` (or ``shutdownAndWait()``)
 /// when done: it closes the listeners and every open connection and stops the threads.
