@@ -70,7 +70,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CurlBridgeTests",
-            dependencies: ["CurlBridge", "CCurl", "CurlBridgeTestServer"]
+            dependencies: [
+                "CurlBridge", "CCurl", "CurlBridgeTestServer",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
