@@ -12,7 +12,8 @@ import Synchronization
 ///   HTTP/2 (`h2`, up to 256 concurrent streams) or HTTP/1.1.
 /// - ``stallPort``: raw TCP that accepts, reads and discards, and never writes.
 ///
-/// Routes (any method; `N` and `ms` are non-negative integers; unknown paths get `404`):
+/// Routes (any method; `N` and `ms` are non-negative integers; unknown paths get `404`, malformed
+/// or out-of-range parameters `400`):
 /// - `/echo`, `/echo/…`: `200` with the JSON ``EchoReply`` of the request.
 /// - `/status/N`: status `N` (200...599) with a short text body (none for 204, 304 and `HEAD`).
 /// - `/delay/ms`: like `/echo`, after `ms` milliseconds.
