@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOHTTP1
 
@@ -12,11 +13,16 @@ struct CompleteResponse {
     /// The body to send (omitted on the wire for `HEAD` and body-less statuses).
     var body: ByteBuffer
 
+    /// A response with exactly these parts; no body by default.
+    init(status: HTTPResponseStatus, headers: HTTPHeaders, body: ByteBuffer = ByteBuffer()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
     /// A response with a UTF-8 body and the given content type.
     init(status: HTTPResponseStatus, contentType: String, body: String) {
-        self.status = status
-        self.headers = ["Content-Type": contentType]
-        self.body = ByteBuffer(string: body)
+        self.init(status: status, headers: ["Content-Type": contentType], body: ByteBuffer(string: body))
     }
 
     /// A short `text/plain` response, e.g. for errors.
@@ -27,5 +33,19 @@ struct CompleteResponse {
     /// A `400 Bad Request` explaining what was wrong with the request.
     static func badRequest(_ reason: String) -> CompleteResponse {
         .text(.badRequest, "bad request: " + reason)
+    }
+
+    /// A `200` with `value` as JSON (sorted keys, unescaped slashes), or a `500` if it cannot be
+    /// encoded.
+    static func json(_ value: some Encodable) -> CompleteResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            let json = try encoder.encode(value)
+            let headers: HTTPHeaders = ["Content-Type": "application/json"]
+            return CompleteResponse(status: .ok, headers: headers, body: ByteBuffer(bytes: json))
+        } catch {
+            return .text(.internalServerError, "cannot encode \(type(of: value)) as JSON: \(error)")
+        }
     }
 }

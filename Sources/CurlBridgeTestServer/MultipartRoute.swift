@@ -56,13 +56,7 @@ enum MultipartRoute {
         }
         let reply = MultipartReply(
             boundary: boundary, contentLength: request.head.headers.first(name: "Content-Length"), parts: parts)
-        do {
-            var response = CompleteResponse(status: .ok, contentType: "application/json", body: "")
-            response.body = ByteBuffer(bytes: try JSONEncoder().encode(reply))
-            return response
-        } catch {
-            return .text(.internalServerError, "cannot encode the multipart reply: \(error)")
-        }
+        return .json(reply)
     }
 
     /// The value of `name=value` or `name="value"` among a header's `;`-separated parameters.

@@ -1,6 +1,7 @@
 import NIOCore
 
-/// The deterministic body of `/bytes/N` and `/chunked/N`: byte `i` is `UInt8(i % 251)`.
+/// The deterministic body of `/bytes/N` and `/chunked/N`: byte `i` is `UInt8(i % 251)`;
+/// `/resource/N` sends it shifted by its version.
 ///
 /// The pattern repeats every 251 bytes, so every chunk is a zero-copy slice of one shared buffer.
 enum PatternBytes {
@@ -19,7 +20,7 @@ enum PatternBytes {
         return buffer
     }()
 
-    /// The pattern bytes at body offsets `offset ..< offset + length`.
+    /// The pattern bytes at pattern offsets `offset ..< offset + length`.
     ///
     /// - Precondition: `0 <= length <= maximumSliceLength` and `offset >= 0`.
     static func slice(startingAt offset: Int, length: Int) -> ByteBuffer {

@@ -5,7 +5,7 @@ import NIOHTTP1
 struct ReceivedRequest {
     /// The request line and headers (for HTTP/2 as translated by `HTTP2FramePayloadToHTTP1ServerCodec`).
     let head: HTTPRequestHead
-    /// All body bytes received.
+    /// All body bytes received; empty for `/upload-sink`, whose ``UploadSink`` keeps none.
     let body: ByteBuffer
     /// The server-wide number of the carrying TCP connection.
     let connectionID: Int

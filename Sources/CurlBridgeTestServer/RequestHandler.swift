@@ -4,6 +4,7 @@ import NIOHTTP1
 
 /// The single HTTP/1-style request handler behind plaintext HTTP/1.1, HTTP/1.1 over TLS and each
 /// HTTP/2 stream: it collects a whole request, asks ``Router`` for a plan, and carries it out.
+/// `/upload-sink` requests are the exception: their body goes to an ``UploadSink`` as it arrives.
 ///
 /// All state lives on the channel's event loop. Timers (delay, drip) are cancelled and pattern
 /// streaming stops when the channel goes inactive, so nothing outlives the connection.
@@ -12,10 +13,13 @@ final class RequestHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let connectionID: Int
-    private var head: HTTPRequestHead?
-    private var body = ByteBuffer()
-    /// The pattern body being written and the request it answers; resumed on writability changes.
-    private var streaming: (stream: PatternStream, request: ReceivedRequest)?
+    /// What happens to the parts of the request being received.
+    private var inbound = Inbound.idle
+    /// The request heads received on this channel: all of its connection's on HTTP/1, the
+    /// stream's one on HTTP/2.
+    private var requestCount = 0
+    /// The pattern body being written; resumed on writability changes.
+    private var streaming: Streaming?
     /// Guards ``continueStreaming(context:)`` against re-entry from writability events it causes.
     private var isStreamingLoopRunning = false
     /// The pending step of a delayed or dripping response.
@@ -29,16 +33,11 @@ final class RequestHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch Self.unwrapInboundIn(data) {
         case .head(let head):
-            self.head = head
-            self.body = ByteBuffer()
-        case .body(var chunk):
-            self.body.writeBuffer(&chunk)
+            self.receive(head, context: context)
+        case .body(let chunk):
+            self.receive(chunk, context: context)
         case .end:
-            guard let head = self.head else { return }
-            self.head = nil
-            let request = ReceivedRequest(head: head, body: self.body, connectionID: self.connectionID)
-            self.body = ByteBuffer()
-            self.carryOut(Router.plan(for: request), for: request, context: context)
+            self.receiveEnd(context: context)
         }
     }
 
@@ -62,6 +61,71 @@ final class RequestHandler: ChannelInboundHandler {
         self.streaming = nil
     }
 
+    /// Starts a request: an ``UploadSink`` takes `/upload-sink` bodies, every other body is collected.
+    private func receive(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        self.requestCount += 1
+        guard UploadSink.matches(path: ReceivedRequest.path(ofTarget: head.uri)) else {
+            self.inbound = .collecting(head, ByteBuffer())
+            return
+        }
+        let request = ReceivedRequest(head: head, body: ByteBuffer(), connectionID: self.connectionID)
+        let sink = UploadSink(request: request)
+        self.inbound = .sinking(request, sink)
+        self.perform(sink.start(isFirstRequestOnConnection: self.requestCount == 1), context: context)
+    }
+
+    /// Takes the next piece of the request body.
+    private func receive(_ chunk: ByteBuffer, context: ChannelHandlerContext) {
+        // Each case sets `.discarding` before changing the payload it took out, so that the
+        // payload's storage is uniquely referenced and changes in place.
+        switch self.inbound {
+        case .collecting(let head, var body):
+            self.inbound = .discarding
+            var chunk = chunk
+            body.writeBuffer(&chunk)
+            self.inbound = .collecting(head, body)
+        case .sinking(let request, var sink):
+            self.inbound = .discarding
+            let action = sink.receive(chunk)
+            self.inbound = .sinking(request, sink)
+            self.perform(action, context: context)
+        case .idle, .discarding:
+            break
+        }
+    }
+
+    /// Ends the request: answers it with the router's plan or the sink's answer.
+    private func receiveEnd(context: ChannelHandlerContext) {
+        let finished = self.inbound
+        self.inbound = .idle
+        switch finished {
+        case .collecting(let head, let body):
+            let request = ReceivedRequest(head: head, body: body, connectionID: self.connectionID)
+            self.carryOut(Router.plan(for: request), for: request, context: context)
+        case .sinking(let request, let sink):
+            self.carryOut(sink.answer(), for: request, context: context)
+        case .idle, .discarding:
+            break
+        }
+    }
+
+    /// Carries out an upload sink's step; after a close, the rest of the request is dropped.
+    private func perform(_ action: UploadSink.Action, context: ChannelHandlerContext) {
+        let channel = context.channel
+        switch action {
+        case .proceed:
+            return
+        case .close:
+            channel.close(promise: nil)
+        case .closeOutput:
+            // Half-closure is what the sink asks for; a channel that cannot do it is closed whole.
+            channel.close(mode: .output).assumeIsolated().whenFailure { _ in
+                channel.close(promise: nil)
+            }
+        }
+        self.inbound = .discarding
+    }
+
     private func carryOut(_ plan: ResponsePlan, for request: ReceivedRequest, context: ChannelHandlerContext) {
         switch plan {
         case .complete(let response):
@@ -78,13 +142,14 @@ final class RequestHandler: ChannelInboundHandler {
                     target.value.handler.send(response, to: request, context: target.value.context)
                 }
             }
-        case .pattern(let stream, let declaresLength):
-            var headers: HTTPHeaders = ["Content-Type": "application/octet-stream"]
-            if declaresLength {
-                headers.add(name: "Content-Length", value: String(stream.remaining))
-            }
-            self.writeHead(.ok, headers, for: request, context: context)
-            self.streaming = (stream, request)
+        case .pattern(let response):
+            let headWritten = self.writeHead(response.status, response.headers, for: request, context: context)
+            self.streaming = Streaming(
+                stream: response.stream,
+                closesAfterBody: response.closesAfterBody,
+                request: request,
+                latestWrite: headWritten
+            )
             self.continueStreaming(context: context)
         case .drip(let count, let interval, let initialDelay):
             self.schedule(after: initialDelay, context: context) {
@@ -92,16 +157,6 @@ final class RequestHandler: ChannelInboundHandler {
                 self.writeHead(.ok, headers, for: request, context: context)
                 context.flush()
                 self.drip(remaining: count, every: interval, for: request, context: context)
-            }
-        case .truncated(let declaredLength, let sentLength):
-            let headers: HTTPHeaders = [
-                "Content-Type": "application/octet-stream", "Content-Length": String(declaredLength),
-            ]
-            self.writeHead(.ok, headers, for: request, context: context)
-            let part = HTTPServerResponsePart.body(.byteBuffer(PatternBytes.slice(startingAt: 0, length: sentLength)))
-            let channel = context.channel
-            context.writeAndFlush(Self.wrapOutboundOut(part)).assumeIsolated().whenComplete { _ in
-                channel.close(promise: nil)
             }
         case .silence:
             break
@@ -122,7 +177,7 @@ final class RequestHandler: ChannelInboundHandler {
         self.finish(request, context: context)
     }
 
-    /// Writes the next pattern chunks while the channel accepts them; finishes the response after the last.
+    /// Writes the next pattern chunks while the channel accepts them; ends the body after the last.
     private func continueStreaming(context: ChannelHandlerContext) {
         guard !self.isStreamingLoopRunning else { return }
         self.isStreamingLoopRunning = true
@@ -130,15 +185,28 @@ final class RequestHandler: ChannelInboundHandler {
 
         // Finishing may synchronously deliver the next pipelined request, which can start a new
         // stream; the loop then carries on with that one.
-        while context.channel.isWritable, let current = self.streaming {
-            var stream = current.stream
-            if let chunk = stream.nextChunk() {
-                self.streaming = (stream, current.request)
-                context.writeAndFlush(Self.wrapOutboundOut(.body(.byteBuffer(chunk))), promise: nil)
+        while context.channel.isWritable, var current = self.streaming {
+            if let chunk = current.stream.nextChunk() {
+                current.latestWrite = context.writeAndFlush(Self.wrapOutboundOut(.body(.byteBuffer(chunk))))
+                self.streaming = current
             } else {
                 self.streaming = nil
-                self.finish(current.request, context: context)
+                self.endBody(of: current, context: context)
             }
+        }
+    }
+
+    /// Ends a pattern body whose bytes are all written: with the response's end, or for a cut body
+    /// by closing the channel (on HTTP/2 a stream: resetting it) once the last byte is out.
+    private func endBody(of streaming: Streaming, context: ChannelHandlerContext) {
+        guard streaming.closesAfterBody else {
+            self.finish(streaming.request, context: context)
+            return
+        }
+        context.flush()
+        let channel = context.channel
+        streaming.latestWrite.assumeIsolated().whenComplete { _ in
+            channel.close(promise: nil)
         }
     }
 
@@ -159,17 +227,19 @@ final class RequestHandler: ChannelInboundHandler {
         }
     }
 
+    /// Writes (without flushing) the response head; returns the write's completion.
+    @discardableResult
     private func writeHead(
         _ status: HTTPResponseStatus,
         _ headers: HTTPHeaders,
         for request: ReceivedRequest,
         context: ChannelHandlerContext
-    ) {
+    ) -> EventLoopFuture<Void> {
         var head = HTTPResponseHead(version: request.head.version, status: status, headers: headers)
         if !request.keepsConnectionAlive {
             head.headers.replaceOrAdd(name: "Connection", value: "close")
         }
-        context.write(Self.wrapOutboundOut(.head(head)), promise: nil)
+        return context.write(Self.wrapOutboundOut(.head(head)))
     }
 
     /// Ends the response and, when the request asked for it, closes the connection afterwards.
@@ -185,4 +255,29 @@ final class RequestHandler: ChannelInboundHandler {
     private func schedule(after delay: TimeAmount, context: ChannelHandlerContext, _ work: @escaping () -> Void) {
         self.timer = context.eventLoop.assumeIsolated().scheduleTask(in: delay, work)
     }
+}
+
+/// A pattern body being written by ``RequestHandler``.
+private struct Streaming {
+    /// The bytes still to write.
+    var stream: PatternStream
+    /// Whether the channel is closed after the last byte instead of ending the response.
+    let closesAfterBody: Bool
+    /// The request being answered.
+    let request: ReceivedRequest
+    /// The completion of the latest write of this response, which a cut body waits for before
+    /// closing, so that every byte it meant to send is out.
+    var latestWrite: EventLoopFuture<Void>
+}
+
+/// What ``RequestHandler`` does with the parts of the request being received.
+private enum Inbound {
+    /// No request in progress.
+    case idle
+    /// Collecting the whole body for ``Router``.
+    case collecting(HTTPRequestHead, ByteBuffer)
+    /// Feeding the body to an ``UploadSink`` as it arrives.
+    case sinking(ReceivedRequest, UploadSink)
+    /// Dropping the rest of a request whose connection is closing.
+    case discarding
 }

@@ -9,13 +9,10 @@ enum ResponsePlan {
     /// Compute the response off the event loop (slow work such as parsing a large body), then send
     /// it, so other connections on the loop are never stalled.
     case offloaded(@Sendable () -> CompleteResponse)
-    /// Stream the deterministic byte pattern (see ``PatternBytes``).
-    case pattern(PatternStream, declaresLength: Bool)
+    /// Stream a stretch of the deterministic byte pattern (see ``PatternBytes``) with backpressure.
+    case pattern(PatternResponse)
     /// Send headers (with `Content-Length`) after `initialDelay`, then one byte per `interval`.
     case drip(count: Int, interval: TimeAmount, initialDelay: TimeAmount)
-    /// Declare `declaredLength` bytes, send `sentLength` of them, then close the connection
-    /// (on HTTP/2: reset the stream).
-    case truncated(declaredLength: Int, sentLength: Int)
     /// Never answer; keep the connection until the client or the server closes it.
     case silence
 }

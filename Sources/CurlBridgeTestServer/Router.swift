@@ -1,10 +1,9 @@
-import Foundation
 import NIOCore
 import NIOHTTP1
 
 /// Maps a request to the ``ResponsePlan`` of its route (see ``TestServer`` for the route list).
 enum Router {
-    /// Accepted `N` of `/bytes/N`, `/chunked/N` and `/drip?bytes=N` (up to 4 GiB).
+    /// Accepted `N` of `/bytes/N`, `/chunked/N`, `/resource/N` and `/drip?bytes=N` (up to 4 GiB).
     static let byteCounts = 0...(1 << 32)
     /// Accepted delays and intervals in milliseconds (up to one hour).
     static let milliseconds = 0...3_600_000
@@ -30,13 +29,15 @@ enum Router {
         case ("bytes", 2), ("chunked", 2):
             guard let count = integer(segments[1], in: byteCounts) else { return invalid("byte count", byteCounts) }
             return patternBytes(count: count, chunked: segments[0] == "chunked", request: request)
+        case ("resource", 2):
+            guard let size = integer(segments[1], in: byteCounts) else { return invalid("size", byteCounts) }
+            return ResourceRoute.plan(size: size, for: request)
         case _ where GzipRoute.matches(path: request.path):
             return .complete(GzipRoute.response(compressed: request.head.method != .HEAD))
         case ("drip", 1):
             return drip(parameters, request: request)
         case ("close-mid-body", 1):
-            return request.head.method == .HEAD
-                ? .complete(octetStream(declaredLength: 1000)) : .truncated(declaredLength: 1000, sentLength: 100)
+            return closeMidBody(request)
         case ("never-respond", 1):
             return .silence
         case ("response-headers", 1):
@@ -55,16 +56,7 @@ enum Router {
     }
 
     private static func echo(_ request: ReceivedRequest) -> CompleteResponse {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        do {
-            let json = try encoder.encode(EchoReply(describing: request))
-            var response = CompleteResponse(status: .ok, contentType: "application/json", body: "")
-            response.body = ByteBuffer(bytes: json)
-            return response
-        } catch {
-            return .text(.internalServerError, "cannot encode the echo reply: \(error)")
-        }
+        .json(EchoReply(describing: request))
     }
 
     private static func patternBytes(count: Int, chunked: Bool, request: ReceivedRequest) -> ResponsePlan {
@@ -73,7 +65,18 @@ enum Router {
         }
         // `/chunked` goes out in eighths (at most 64 KiB each) so it really arrives in several chunks.
         let chunkSize = chunked ? (count + 7) / 8 : PatternBytes.maximumSliceLength
-        return .pattern(PatternStream(count: count, chunkSize: chunkSize), declaresLength: !chunked)
+        let stream = PatternStream(count: count, chunkSize: chunkSize)
+        return .pattern(.octets(stream, declaredLength: chunked ? nil : count))
+    }
+
+    /// `/close-mid-body`: 1000 bytes announced, 100 sent, then the connection closed.
+    private static func closeMidBody(_ request: ReceivedRequest) -> ResponsePlan {
+        if request.head.method == .HEAD {
+            return .complete(octetStream(declaredLength: 1000))
+        }
+        var response = PatternResponse.octets(PatternStream(count: 100), declaredLength: 1000)
+        response.closesAfterBody = true
+        return .pattern(response)
     }
 
     private static func drip(_ parameters: QueryParameters, request: ReceivedRequest) -> ResponsePlan {
@@ -125,14 +128,14 @@ enum Router {
 
     /// `text` as an integer within `range`; `fallback` when `text` is `nil`; `nil` when malformed or
     /// out of range.
-    private static func integer(_ text: String?, in range: ClosedRange<Int>, default fallback: Int? = nil) -> Int? {
+    static func integer(_ text: String?, in range: ClosedRange<Int>, default fallback: Int? = nil) -> Int? {
         guard let text else { return fallback }
         guard let value = Int(text), range.contains(value) else { return nil }
         return value
     }
 
     /// A `400` saying that the parameter called `what` must be an integer within `range`.
-    private static func invalid(_ what: String, _ range: ClosedRange<Int>) -> ResponsePlan {
+    static func invalid(_ what: String, _ range: ClosedRange<Int>) -> ResponsePlan {
         .complete(.badRequest("\(what) must be an integer in \(range)"))
     }
 }

@@ -12,7 +12,8 @@ import Synchronization
 ///   HTTP/2 (`h2`, up to 256 concurrent streams) or HTTP/1.1.
 /// - ``stallPort``: raw TCP that accepts, reads and discards, and never writes.
 ///
-/// Routes (any method; `N` and `ms` are non-negative integers; unknown paths get `404`):
+/// Routes (any method; `N` and `ms` are non-negative integers; unknown paths get `404`, malformed
+/// or out-of-range parameters `400`):
 /// - `/echo`, `/echo/…`: `200` with the JSON ``EchoReply`` of the request.
 /// - `/status/N`: status `N` (200...599) with a short text body (none for 204, 304 and `HEAD`).
 /// - `/delay/ms`: like `/echo`, after `ms` milliseconds.
@@ -30,6 +31,33 @@ import Synchronization
 /// - `/json`: `{"id":42,"name":"CurlBridge"}`.
 /// - `/multipart`: parses a `multipart/form-data` body with multipart-kit and answers the JSON
 ///   ``MultipartReply`` (each part's headers, name, filename, type, size and bytes).
+/// - `/resource/N?version=V`: a download like a file on a static server, `N` bytes (as for
+///   `/bytes/N`) where byte `i` is `UInt8((i + V) % 251)` (`V` in 0...100000, default 1; version 0
+///   is the `/bytes/N` body), streamed with backpressure. Headers: `Content-Type:
+///   application/octet-stream`, `Accept-Ranges: bytes`, `ETag: "res-N-vV"` and `Last-Modified:`
+///   Mon, 01 Jan 2024 00:00:00 GMT plus `V` days. One `Range: bytes=A-` or `bytes=A-B` gets `206`
+///   with `Content-Range: bytes A-B/N` and bytes `A...B` of the version (`B` clamped to `N - 1`);
+///   `A >= N` gets `416` with `Content-Range: bytes */N` and no body; any other `Range` (several,
+///   suffix, `B < A`, malformed) is ignored: `200` with the whole body. With `If-Range`, the range
+///   is honoured only if `If-Range` equals the strong `ETag` or the `Last-Modified` exactly, else
+///   `200` whole. `HEAD` gets the headers `GET` would. Switches:
+///   - `weak-etag=1`: `ETag: W/"res-N-vV"`, which never satisfies `If-Range`;
+///   - `no-validators=1`: neither `ETag` nor `Last-Modified`, so `If-Range` never matches;
+///   - `ignore-range=1`: `Range` is ignored (always `200` whole) and no `Accept-Ranges`;
+///   - `cut=K`: after `K` bytes of this response's body (counted from `A` for a range) the
+///     connection is closed (HTTP/2: the stream reset), though `Content-Length` announced all;
+///     a `K` at or past the body's length cuts nothing.
+/// - `/upload-sink`: takes the request body in as it arrives without keeping it (any size in
+///   constant memory) and answers the JSON ``UploadSinkReply``: its length and SHA-256, the
+///   request's `Content-Length` and `Transfer-Encoding`, connection number and HTTP version.
+///   Parameters:
+///   - `close-after=K`: once `K` body bytes have arrived the connection is closed (HTTP/2: the
+///     stream reset) without an answer;
+///   - `close-if-reused=1`: a request that is not the first on its HTTP/1.1 connection gets the
+///     connection shut at once on its head, with nothing sent (the server half-closes, drops what
+///     the client still sends, and closes when the client does), so the client retries on a new
+///     connection, where it is served; never applies on HTTP/2;
+///   - `delay=ms`: wait that long after the body before answering (default 0).
 ///
 /// The server owns a two-thread event loop group. Call ``shutdown()`` (or ``shutdownAndWait()``)
 /// when done: it closes the listeners and every open connection and stops the threads.
