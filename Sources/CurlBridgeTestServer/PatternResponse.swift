@@ -9,16 +9,26 @@ struct PatternResponse {
     var headers: HTTPHeaders
     /// The body bytes.
     var stream: PatternStream
-    /// Whether the connection is closed (on HTTP/2: the stream reset) once the stream's bytes are
-    /// written, instead of ending the response: for bodies cut short of their `Content-Length`.
-    var closesAfterBody: Bool
+    /// What happens once the stream's bytes are written.
+    var ending: Ending
+
+    /// How a pattern body ends.
+    enum Ending {
+        /// The response ends normally.
+        case complete
+        /// The connection is closed (on HTTP/2: the stream reset): for bodies cut short of their
+        /// `Content-Length`.
+        case close
+        /// Nothing more is sent and the connection stays open: a server that stalls mid-body.
+        case stall
+    }
 
     /// A response of exactly these parts.
-    init(status: HTTPResponseStatus = .ok, headers: HTTPHeaders, stream: PatternStream, closesAfterBody: Bool = false) {
+    init(status: HTTPResponseStatus = .ok, headers: HTTPHeaders, stream: PatternStream, ending: Ending = .complete) {
         self.status = status
         self.headers = headers
         self.stream = stream
-        self.closesAfterBody = closesAfterBody
+        self.ending = ending
     }
 
     /// A `200` of `application/octet-stream` announcing `declaredLength` bytes, or no length

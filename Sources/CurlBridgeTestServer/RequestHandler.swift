@@ -146,7 +146,7 @@ final class RequestHandler: ChannelInboundHandler {
             let headWritten = self.writeHead(response.status, response.headers, for: request, context: context)
             self.streaming = Streaming(
                 stream: response.stream,
-                closesAfterBody: response.closesAfterBody,
+                ending: response.ending,
                 request: request,
                 latestWrite: headWritten
             )
@@ -196,12 +196,19 @@ final class RequestHandler: ChannelInboundHandler {
         }
     }
 
-    /// Ends a pattern body whose bytes are all written: with the response's end, or for a cut body
-    /// by closing the channel (on HTTP/2 a stream: resetting it) once the last byte is out.
+    /// Ends a pattern body whose bytes are all written: with the response's end; for a cut body
+    /// by closing the channel (on HTTP/2 a stream: resetting it) once the last byte is out; for a
+    /// stalled one, not at all.
     private func endBody(of streaming: Streaming, context: ChannelHandlerContext) {
-        guard streaming.closesAfterBody else {
+        switch streaming.ending {
+        case .complete:
             self.finish(streaming.request, context: context)
             return
+        case .stall:
+            context.flush()
+            return
+        case .close:
+            break
         }
         context.flush()
         let channel = context.channel
@@ -261,8 +268,8 @@ final class RequestHandler: ChannelInboundHandler {
 private struct Streaming {
     /// The bytes still to write.
     var stream: PatternStream
-    /// Whether the channel is closed after the last byte instead of ending the response.
-    let closesAfterBody: Bool
+    /// What follows the last byte.
+    let ending: PatternResponse.Ending
     /// The request being answered.
     let request: ReceivedRequest
     /// The completion of the latest write of this response, which a cut body waits for before

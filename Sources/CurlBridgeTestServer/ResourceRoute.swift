@@ -39,12 +39,11 @@ enum ResourceRoute {
         if request.head.method == .HEAD {
             return .complete(CompleteResponse(status: status, headers: headers))
         }
-        let sentCount = min(bytes.count, options.cut ?? bytes.count)
+        let sentCount = min(bytes.count, options.cut ?? options.stall ?? bytes.count)
         // Byte `i` of version `V` is pattern byte `i + V`.
         let stream = PatternStream(count: sentCount, startingAt: bytes.lowerBound + options.version)
-        return .pattern(
-            PatternResponse(status: status, headers: headers, stream: stream, closesAfterBody: sentCount < bytes.count)
-        )
+        let ending: PatternResponse.Ending = sentCount == bytes.count ? .complete : options.cut != nil ? .close : .stall
+        return .pattern(PatternResponse(status: status, headers: headers, stream: stream, ending: ending))
     }
 
     /// The range to send: the `Range` header's, unless ranges are ignored or `If-Range` does not

@@ -75,7 +75,7 @@ enum Router {
             return .complete(octetStream(declaredLength: 1000))
         }
         var response = PatternResponse.octets(PatternStream(count: 100), declaredLength: 1000)
-        response.closesAfterBody = true
+        response.ending = .close
         return .pattern(response)
     }
 

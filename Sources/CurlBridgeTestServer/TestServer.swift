@@ -47,6 +47,8 @@ import Synchronization
 ///   - `cut=K`: after `K` bytes of this response's body (counted from `A` for a range) the
 ///     connection is closed (HTTP/2: the stream reset), though `Content-Length` announced all;
 ///     a `K` at or past the body's length cuts nothing.
+///   - `stall-after=K`: after `K` bytes of this response's body nothing more is sent and the
+///     connection stays open, until the client gives up.
 /// - `/upload-sink`: takes the request body in as it arrives without keeping it (any size in
 ///   constant memory) and answers the JSON ``UploadSinkReply``: its length and SHA-256, the
 ///   request's `Content-Length` and `Transfer-Encoding`, connection number and HTTP version.

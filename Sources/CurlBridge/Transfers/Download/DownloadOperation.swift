@@ -257,7 +257,7 @@ final class DownloadOperation: Sendable {
     /// Resume data for the partial file after a failure, closing (and keeping) the file; `nil`
     /// when the download cannot be resumed.
     private func resumeData(after code: RequestError.Code, _ state: inout State) -> ResumeData? {
-        let resumableFailure = ![.fileIO, .integrityMismatch, .bodyTooLarge, .destinationExists, .protocolError].contains(code)
+        let resumableFailure = ![.fileIO, .integrityMismatch, .bodyTooLarge, .destinationExists].contains(code)
         guard options.keepsPartialFileForResume, resumableFailure, state.written > 0,
             let validator = state.validator, !state.isContentEncoded
         else { return nil }
