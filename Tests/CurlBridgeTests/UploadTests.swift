@@ -134,7 +134,8 @@ import Testing
         #expect(transport.inFlightCount == 0)
     }
 
-    @Test func cancellingDuringAnUploadStopsItsProducer() async throws {
+    @Test(arguments: ClientStyle.allCases)
+    func cancellingDuringAnUploadCompletesOnceAndStopsItsProducer(style: ClientStyle) async throws {
         let transport = Fixture.transport(try await Fixture.server())
         let pulled = Mutex(0)
         let (started, signal) = AsyncStream<Void>.makeStream()
@@ -143,11 +144,44 @@ import Testing
             if pulled.withLock({ $0 += 1; return $0 }) == 3 { signal.yield() }
             return Data(count: 64 << 10)
         }
-        let task = Task { () async throws(RequestError) -> Response in try await AsyncClient(transport: transport).send(request) }
-        _ = await started.first { _ in true }
-        task.cancel()
-        #expect((await task.result.failure as? RequestError)?.code == .cancelled)
-        #expect(transport.inFlightCount == 0)
+        let completions = Mutex(0)
+        let error: RequestError?
+        switch style {
+        case .blocking:
+            let client = BlockingClient(transport: transport)
+            let canceller = TransferCanceller()
+            async let outcome = onWorkerThread {
+                defer { completions.withLock { $0 += 1 } }
+                return Result { () throws(RequestError) in try client.send(request, cancellation: canceller) }
+            }
+            _ = await started.first { _ in true }
+            canceller.cancel()
+            error = await outcome.failure
+        case .async:
+            let task = Task { () async throws(RequestError) -> Response in
+                defer { completions.withLock { $0 += 1 } }
+                return try await AsyncClient(transport: transport).send(request)
+            }
+            _ = await started.first { _ in true }
+            task.cancel()
+            error = await task.result.failure as? RequestError
+        case .callback:
+            let (outcomes, delivery) = AsyncStream<Result<Response, RequestError>>.makeStream()
+            let task = CallbackClient(transport: transport).send(request) { result in
+                completions.withLock { $0 += 1 }
+                delivery.yield(result)
+            }
+            _ = await started.first { _ in true }
+            task.cancel()
+            error = await outcomes.first { _ in true }?.failure
+        }
+        #expect(error?.code == .cancelled)
+        try await transport.waitUntilIdle()
+        // The producer stops: no pull starts once the transfer is gone.
+        let pulls = pulled.withLock { $0 }
+        _ = try await style.send(.get("echo"), through: transport).get()
+        #expect(pulled.withLock { $0 } <= pulls + 1)
+        #expect(completions.withLock { $0 } == 1)
     }
 
     /// The payload in 100 KB pieces, from a pull closure.

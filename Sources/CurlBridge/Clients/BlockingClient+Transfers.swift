@@ -41,14 +41,15 @@ extension BlockingClient {
     ///   - request: The request, usually a `POST` or `PUT`; its body is replaced.
     ///   - file: The file to send.
     ///   - contentType: `application/octet-stream` by default.
+    ///   - cancellation: Cancels the upload from another thread.
     ///   - progress: Called on a serial queue of its own; the final report before this returns.
     /// - Throws: ``RequestError``; ``RequestError/Code/fileIO`` when the file cannot be read.
     @available(*, noasync, message: "blocking calls starve Swift concurrency; use AsyncClient")
     public func upload(
         _ request: Request, fromFile file: URL, contentType: String? = "application/octet-stream",
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
+        cancellation: TransferCanceller? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) throws(RequestError) -> Response {
-        try send(request.body(fileAt: file, contentType: contentType), progress: progress)
+        try send(request.body(fileAt: file, contentType: contentType), cancellation: cancellation, progress: progress)
     }
 
     /// Sends `request` and returns as soon as the response head has arrived, with a reader that

@@ -55,18 +55,19 @@ public final class BlockingClient: Sendable {
     ///
     /// - Parameters:
     ///   - request: The request.
+    ///   - cancellation: Cancels the request from another thread; `nil` by default.
     ///   - progress: Called with upload and download progress (see ``TransferProgress``) on a
     ///     serial queue of its own, the final report before this returns; `nil` by default.
     /// - Throws: ``RequestError``: ``RequestError/Code/blockingRefused`` on an unsafe thread, or
     ///   any failure of the request.
     @available(*, noasync, message: "blocking calls starve Swift concurrency; use AsyncClient")
     public func send(
-        _ request: Request, progress: (@Sendable (TransferProgress) -> Void)? = nil
+        _ request: Request, cancellation: TransferCanceller? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) throws(RequestError) -> Response {
         try checkThread(request)
         let delivery = progress.map { ProgressDelivery($0) }
         defer { delivery?.queue.sync {} }  // the final report runs before the caller goes on
-        return try wait(for: request) { onComplete in
+        return try wait(for: request, cancellation: cancellation) { onComplete in
             var events = TransferEvents(onComplete: onComplete)
             events.onProgress = delivery?.handler
             return events
@@ -117,9 +118,11 @@ public final class BlockingClient: Sendable {
     }
 }
 
-/// Cancels a blocking call from another thread: pass one to ``BlockingClient/download(_:to:resumingFrom:options:cancellation:progress:)``
-/// and call ``cancel()`` while it waits. A cancelled download throws ``RequestError/Code/cancelled``
-/// with ``RequestError/resumeData`` when it can be resumed.
+/// Cancels a blocking call from another thread: pass one to ``BlockingClient/send(_:cancellation:progress:)``,
+/// ``BlockingClient/download(_:to:resumingFrom:options:cancellation:progress:)`` or
+/// ``BlockingClient/upload(_:fromFile:contentType:cancellation:progress:)`` and call ``cancel()``
+/// while it waits. The call throws ``RequestError/Code/cancelled``; a cancelled download's error
+/// carries ``RequestError/resumeData`` when it can be resumed.
 public final class TransferCanceller: Sendable {
     let link = CancellationLink()
 

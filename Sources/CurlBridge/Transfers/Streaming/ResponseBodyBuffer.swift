@@ -145,6 +145,11 @@ final class ResponseBodyBuffer: Sendable {
         state.withLock { $0.isPausedForRoom }
     }
 
+    /// Whether the transfer has completed (its end may still wait to be taken).
+    var hasEnded: Bool {
+        state.withLock { $0.isEnded }
+    }
+
     /// Whether an item is waiting.
     var hasItem: Bool {
         state.withLock { $0.next < $0.items.count }

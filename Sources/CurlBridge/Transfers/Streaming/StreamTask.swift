@@ -48,6 +48,9 @@ public final class StreamTask: Sendable {
         resume()  // a paused task still reports its end
     }
 
+    /// Whether the transfer has completed, whether or not `onComplete` has run yet.
+    var transferHasEnded: Bool { buffer.hasEnded }
+
     /// Whether the transfer is paused in curl because undelivered bytes fill the buffer.
     var isWaitingForRoom: Bool { buffer.isPausedForRoom }
 
