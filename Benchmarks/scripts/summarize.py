@@ -53,6 +53,14 @@ def cpu_model():
     return platform.processor() or "unknown"
 
 
+def load_average():
+    try:
+        with open("/proc/loadavg") as loadavg:
+            return ", ".join(loadavg.read().split()[:3])
+    except OSError:
+        return "unknown"
+
+
 def load(path):
     """{workload: {label: [runs]}} in first-seen order."""
     results = OrderedDict()
@@ -276,6 +284,8 @@ def main():
                f"{command_output('swift', '--version').splitlines()[0] if command_output('swift', '--version') else 'swift unknown'}")
     out.append(f"- SCALE={args.scale}, medians of {args.repeats} interleaved runs per client; "
                f"build {args.build_seconds} s, measured runs {args.run_seconds} s")
+    out.append(f"- Load average (1, 5, 15 min) as the run ended: {load_average()} "
+               "(the run itself keeps about 2 busy, client and nginx; more means other processes on this shared machine competed for the 2 cores)")
     out.append("")
     out.append("Produced by `Benchmarks/run.sh`; see `Benchmarks/README.md` for what each column means.")
     out.append("")
