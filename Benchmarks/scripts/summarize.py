@@ -29,6 +29,26 @@ TITLES = {
     "7-slow-consumer-10mbps": ("7. A large body streamed to a consumer reading 10 MB/s", "libcurl-easy", "urlsession-sync", "ahc"),
     "8-upload-from-file": ("8. One large upload from a file (POST)", "libcurl-multi", "urlsession-sync", "ahc"),
 }
+# What a reader of a workload's table must know, printed under its title.
+NOTES = {
+    "4a-download-to-devnull": "CurlBridge's rows stream through each style's streaming API (`AsyncClient.stream` and "
+                              "`for try await` over the body, `BlockingClient.stream` and `read()`, `CallbackClient.stream` "
+                              "and `onData`) and write every chunk to /dev/null, as raw libcurl's write callback does.",
+    "4b-download-to-file-fsync": "Every client's time includes flushing the file to disk. CurlBridge's `download(_:to:)` "
+                                 "writes a partial file beside the destination, `fsync`s it and renames it (always); raw libcurl "
+                                 "writes the file with write(2) from its callback and calls `fsync` once at the end (`--fsync`: "
+                                 "without it, as in 4c, its file stays in the page cache); URLSession's `downloadTask` file is "
+                                 "renamed into place and AHC's `FileDownloadDelegate` writes it, each then `fsync`ed. Raw "
+                                 "libcurl's p50 ends at its last byte written, before its `fsync`; its MB/s includes it.",
+    "4c-download-to-file-no-fsync": "Nobody flushes: the file stays in the page cache. CurlBridge streams here (async, "
+                                    "`for try await`, each chunk written by the consumer task), since `download(_:to:)` always flushes.",
+    "7-slow-consumer-10mbps": "The consumer sleeps after each chunk so that it never takes more than 10 MB/s; the MB/s "
+                              "is 10 by construction and the memory is what counts. Raw libcurl's consumer sleeps inside "
+                              "its write callback (curl stops reading the socket meanwhile).",
+    "8-upload-from-file": "POSTs of the 1 GiB file to bench-upload-sink, which reads each body to its end before answering "
+                          "with the number of bytes it read; a run counts only when that number is the file's size.",
+}
+
 # Workloads of one large body, measured in MB/s.
 TRANSFERS = ("4", "7", "8")
 METRICS = ["rps", "mb_per_s", "p50_ms", "p99_ms", "cpu_ms_per_request", "peak_rss_mib", "start_anon_mib", "peak_anon_mib",
@@ -147,6 +167,9 @@ def table(workload, rows):
     carried = next((r["from_run"] for r in rows.values() if r.get("from_run")), None)
     if carried:
         lines.append(f"*Carried over from the run of {carried}: this run did not measure this workload.*")
+        lines.append("")
+    if workload in NOTES:
+        lines.append(NOTES[workload])
         lines.append("")
     if any_row:
         count = any_row["requests"]
