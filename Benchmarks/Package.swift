@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "bench-urlsession", targets: ["BenchURLSession"]),
         .executable(name: "bench-ahc", targets: ["BenchAHC"]),
         .executable(name: "bench-multipart-upload", targets: ["BenchMultipartUpload"]),
+        .executable(name: "bench-upload-sink", targets: ["BenchUploadSink"]),
     ],
     dependencies: [
         .package(name: "CurlBridge", path: ".."),
@@ -33,6 +34,12 @@ let package = Package(
             cSettings: [.define("_GNU_SOURCE")],
             linkerSettings: [.linkedLibrary("curl"), .linkedLibrary("pthread")]
         ),
+        // The upload workload's receiver: reads every body to the end, then answers with its size.
+        .executableTarget(
+            name: "BenchUploadSink",
+            cSettings: [.define("_GNU_SOURCE")],
+            linkerSettings: [.linkedLibrary("pthread")]
+        ),
         // One large multipart upload through CurlBridge: throughput and peak RSS (issue 4).
         .executableTarget(
             name: "BenchMultipartUpload",
@@ -48,6 +55,7 @@ let package = Package(
                 "BenchSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "_NIOFileSystem", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),

@@ -3,18 +3,22 @@
 # client on every selected workload (interleaved, REPEATS times), and writes the medians with
 # ratios against raw libcurl to RESULTS.md.
 #
-#   Benchmarks/run.sh                      full run (about 5 minutes on 2 cores after the build)
+#   Benchmarks/run.sh                      full run (about 10 minutes on 2 cores after the build)
 #   SCALE=0.1 Benchmarks/run.sh            a tenth of the requests and download size: a smoke run
-#   WORKLOADS="1 3" Benchmarks/run.sh      only some workloads (1-6, see README.md)
+#   WORKLOADS="1 3" Benchmarks/run.sh      only some workloads (1-8, see README.md)
 #   REPEATS=1 TIMEOUT=60 …                 repetitions per client, per-invocation time limit (s)
+#   SLOW_REPEATS=3 …                       repetitions of the slow consumer (7), 1 by default
+#   CARRY_OVER=0 …                         drop, rather than keep, the tables of workloads not run
 #
 # Only 127.0.0.1 is contacted. Everything it starts is stopped by PID on exit.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SCALE=${SCALE:-1}
-WORKLOADS=${WORKLOADS:-"1 2 3 4 5 6"}
+WORKLOADS=${WORKLOADS:-"1 2 3 4 5 6 7 8"}
 REPEATS=${REPEATS:-3}
+SLOW_REPEATS=${SLOW_REPEATS:-1}
+CARRY_OVER=${CARRY_OVER:-1}
 TIMEOUT=${TIMEOUT:-120}
 RESULTS=${RESULTS:-$HERE/RESULTS.md}
 NGINX=/usr/sbin/nginx
@@ -83,14 +87,20 @@ main() {
         4) workload_download ;;
         5) workload_thousand ;;
         6) workload_64k ;;
-        *) echo "unknown workload $workload (1-6)" >&2; exit 2 ;;
+        7) workload_slow_consumer ;;
+        8) workload_upload ;;
+        *) echo "unknown workload $workload (1-8)" >&2; exit 2 ;;
         esac
     done
     server_stop
 
-    python3 "$HERE/scripts/summarize.py" "$RAW" \
+    # Workloads this run did not measure keep their tables from the previous RESULTS.md.
+    local previous=()
+    if [ "$CARRY_OVER" = 1 ] && [ -f "$RESULTS" ]; then previous=(--previous "$RESULTS"); fi
+    python3 "$HERE/scripts/summarize.py" "$RAW" "${previous[@]}" \
         --scale "$SCALE" --repeats "$REPEATS" --build-seconds $((built - started)) \
-        --run-seconds $((SECONDS - built)) >"$RESULTS"
+        --run-seconds $((SECONDS - built)) >"$PREFIX/RESULTS.md"
+    cp "$PREFIX/RESULTS.md" "$RESULTS"
     cat "$RESULTS"
     echo "wrote $RESULTS in $((SECONDS - started)) s" >&2
 }

@@ -10,13 +10,18 @@ SYSTEM_BUNDLE=/etc/ssl/certs/ca-certificates.crt
 WITH_TEST_CA=(unshare --mount --propagation private sh -c 'mount --bind "$0" "$1" && shift && exec "$@"')
 
 # client_command LABEL: the command for LABEL, into the CMD array (common arguments appended later).
+# Labels ending in -download use the client's download-to-a-file verb (--transfer download).
 client_command() {
     case $1 in
     curlbridge-blocking | curlbridge-async | curlbridge-callback) CMD=("$BIN/bench-curlbridge" --style "${1#curlbridge-}") ;;
+    curlbridge-*-download) CMD=("$BIN/bench-curlbridge" --style "$(echo "$1" | cut -d- -f2)" --transfer download) ;;
     libcurl-easy | libcurl-multi) CMD=("$BIN/bench-libcurl" --mode "${1#libcurl-}") ;;
     libcurl-multi-16k) CMD=("$BIN/bench-libcurl" --mode multi --buffer 16384) ;;
+    libcurl-multi-512k-upload) CMD=("$BIN/bench-libcurl" --mode multi --upload-buffer 524288) ;;
     urlsession-sync | urlsession-async) CMD=("$BIN/bench-urlsession" --mode "${1#urlsession-}") ;;
+    urlsession-download) CMD=("$BIN/bench-urlsession" --mode sync --transfer download) ;;
     ahc) CMD=("$BIN/bench-ahc") ;;
+    ahc-download) CMD=("$BIN/bench-ahc" --transfer download) ;;
     *) echo "unknown client $1" >&2; exit 2 ;;
     esac
     if [[ $1 == urlsession-* && $URL == https://* ]]; then CMD=("${WITH_TEST_CA[@]}" "$CA_PEM" "$SYSTEM_BUNDLE" "${CMD[@]}"); fi
@@ -101,15 +106,23 @@ workload_concurrent_h2() {
     rounds curlbridge-async curlbridge-callback libcurl-multi urlsession-async ahc
 }
 
-remove_download() { rm -f "$PREFIX/download.out"; }
+# Deletes the downloaded file (and any partial file a failed download left beside it).
+remove_download() { rm -f "$PREFIX/download.out" "$PREFIX"/.download.out.*; }
 
+# 4a: streamed to /dev/null (CurlBridge through each style's streaming API); 4b: to a file flushed
+# to disk, CurlBridge's and the peers' download verbs against libcurl writing and fsyncing the
+# same file; 4c: to a file left in the page cache (streamed, no fsync: a download verb always
+# flushes, so CurlBridge streams here).
 workload_download() {
-    local clients=(curlbridge-async libcurl-easy libcurl-multi libcurl-multi-16k urlsession-sync ahc)
     URL=http://127.0.0.1:$HTTP_PORT/big REQUESTS=1 CONCURRENCY=1
     WORKLOAD=4a-download-to-devnull EXTRA=(--stream --output /dev/null)
-    rounds "${clients[@]}"
-    WORKLOAD=4b-download-to-file EXTRA=(--stream --output "$PREFIX/download.out")
-    AFTER_EACH=remove_download rounds "${clients[@]}"
+    rounds curlbridge-async curlbridge-blocking curlbridge-callback libcurl-easy libcurl-multi libcurl-multi-16k \
+        urlsession-sync ahc
+    WORKLOAD=4b-download-to-file-fsync EXTRA=(--stream --output "$PREFIX/download.out" --fsync)
+    AFTER_EACH=remove_download rounds curlbridge-async-download curlbridge-blocking-download \
+        curlbridge-callback-download libcurl-easy libcurl-multi urlsession-download ahc-download
+    WORKLOAD=4c-download-to-file-no-fsync EXTRA=(--stream --output "$PREFIX/download.out")
+    AFTER_EACH=remove_download rounds curlbridge-async libcurl-easy libcurl-multi libcurl-multi-16k urlsession-sync ahc
 }
 
 workload_thousand() {
@@ -124,4 +137,22 @@ workload_64k() {
     REQUESTS=$(scaled 10000) CONCURRENCY=64 EXTRA=()
     wrk_ceiling 64
     rounds curlbridge-async curlbridge-callback libcurl-multi urlsession-async ahc
+}
+
+# A slow consumer: the body streamed to a reader that takes 10 MB/s (sleeping between chunks);
+# what matters is the peak RSS (backpressure must hold the transfer back). SLOW_REPEATS rounds
+# (1 by default: each run takes 21 s at full size, and the rate is fixed by the consumer).
+workload_slow_consumer() {
+    WORKLOAD=7-slow-consumer-10mbps URL=http://127.0.0.1:$HTTP_PORT/slow REQUESTS=1 CONCURRENCY=1
+    EXTRA=(--stream --output /dev/null --consume-rate 10000000)
+    REPEATS=$SLOW_REPEATS rounds curlbridge-async curlbridge-blocking curlbridge-callback libcurl-easy urlsession-sync ahc
+}
+
+# One large upload from a file (the server's /big, in the page cache) to bench-upload-sink, which
+# reads it to the end, discards it and answers with the count (see server.sh).
+workload_upload() {
+    WORKLOAD=8-upload-from-file URL=http://127.0.0.1:$SINK_PORT/upload REQUESTS=1 CONCURRENCY=1
+    EXTRA=(--upload "$SERVER_PREFIX/www/big")
+    rounds curlbridge-async curlbridge-blocking curlbridge-callback libcurl-easy libcurl-multi libcurl-multi-512k-upload \
+        urlsession-sync ahc
 }

@@ -1,9 +1,17 @@
 # shellcheck shell=bash
-# Sourced by run.sh: a private nginx on two random loopback ports, with its own test CA.
+# Sourced by run.sh: a private nginx on two random loopback ports, with its own test CA, and the
+# upload workload's receiver.
 #   server_prepare PREFIX   certificates, files and nginx.conf under PREFIX
-#   server_start            starts nginx in the foreground mode, in the background; sets NGINX_PID
-#   server_stop             stops it by PID
-# Sets HTTP_PORT, HTTPS_PORT, CA_PEM, BIG_BYTES.
+#   server_start            starts nginx in the foreground mode, in the background (NGINX_PID), and
+#                           $BIN/bench-upload-sink (SINK_PID, SINK_PORT)
+#   server_stop             stops both by PID
+# Sets HTTP_PORT, HTTPS_PORT, CA_PEM, BIG_BYTES, SLOW_BYTES.
+# nginx serves /small (100 bytes), /64k, /big (1 GiB × SCALE) and /slow (200 MiB × SCALE).
+#
+# Uploads go to bench-upload-sink, not nginx: nginx answers a 'return' location at once and
+# discards the body in the background; curl keeps sending after that early 200, but
+# AsyncHTTPClient takes the finished response as the end and stops sending. The sink answers only
+# after the last body byte, with the number of bytes it read, which every client checks.
 
 free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
@@ -30,6 +38,9 @@ server_make_files() {
     BIG_BYTES=$(python3 -c "print(max(16 << 20, int((1 << 30) * float('${SCALE}'))))")
     fallocate -l "$BIG_BYTES" "$www/big" 2>/dev/null || truncate -s "$BIG_BYTES" "$www/big"
     cat "$www/big" >/dev/null  # into the page cache before the first client reads it
+    # The slow consumer's body (at 10 MB/s, 200 MiB take 21 s).
+    SLOW_BYTES=$(python3 -c "print(max(16 << 20, int((200 << 20) * float('${SCALE}'))))")
+    fallocate -l "$SLOW_BYTES" "$www/slow" 2>/dev/null || truncate -s "$SLOW_BYTES" "$www/slow"
 }
 
 server_prepare() {
@@ -88,7 +99,8 @@ server_start() {
     for _ in $(seq 1 100); do
         if curl -fsS -o /dev/null "http://127.0.0.1:$HTTP_PORT/small" 2>/dev/null &&
             curl -fsS -o /dev/null --cacert "$CA_PEM" "https://127.0.0.1:$HTTPS_PORT/small" 2>/dev/null; then
-            return 0
+            sink_start
+            return
         fi
         kill -0 "$NGINX_PID" 2>/dev/null || break
         sleep 0.1
@@ -98,7 +110,34 @@ server_start() {
     return 1
 }
 
+sink_start() {
+    rm -f "$SERVER_PREFIX/sink.port"
+    "$BIN/bench-upload-sink" --port-file "$SERVER_PREFIX/sink.port" 2>>"$SERVER_PREFIX/logs/sink.log" &
+    SINK_PID=$!
+    local _
+    for _ in $(seq 1 50); do
+        if [ -s "$SERVER_PREFIX/sink.port" ]; then
+            SINK_PORT=$(cat "$SERVER_PREFIX/sink.port")
+            return 0
+        fi
+        kill -0 "$SINK_PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    echo "bench-upload-sink did not start" >&2
+    cat "$SERVER_PREFIX/logs/sink.log" >&2 || true
+    return 1
+}
+
+sink_stop() {
+    if [ -n "${SINK_PID:-}" ] && kill -0 "$SINK_PID" 2>/dev/null; then
+        kill -TERM "$SINK_PID" 2>/dev/null || true
+        wait "$SINK_PID" 2>/dev/null || true
+    fi
+    SINK_PID=
+}
+
 server_stop() {
+    sink_stop
     if [ -n "${NGINX_PID:-}" ] && kill -0 "$NGINX_PID" 2>/dev/null; then
         kill -QUIT "$NGINX_PID" 2>/dev/null || true
         local _

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Turns run.sh's raw results (workload<TAB>label<TAB>json per run) into RESULTS.md: per workload,
 the median of each metric per client, with ratios against raw libcurl and, for CurlBridge's rows,
-against URLSession and AsyncHTTPClient; then the targets of issue 3, checked."""
+against URLSession and AsyncHTTPClient; then the targets of issue 3 and of the transfers issue,
+checked. With --previous, workloads this run did not measure are carried over from an earlier
+RESULTS.md (its raw block), marked with the date of their run."""
 
 import argparse
 import datetime
@@ -12,16 +14,45 @@ import subprocess
 import sys
 from collections import OrderedDict
 
+# workload: (title, the libcurl row ratios are taken against, the URLSession and AHC rows CurlBridge's are compared with)
 TITLES = {
-    "1-sequential-h1": ("1. Sequential small GETs, keep-alive, HTTP/1.1", "libcurl-easy", "urlsession-sync"),
-    "2-64-in-flight-h1": ("2. Small GETs, 64 in flight, HTTP/1.1", "libcurl-multi", "urlsession-async"),
-    "3-64-in-flight-h2-tls": ("3. Small GETs, 64 in flight, HTTP/2 over TLS", "libcurl-multi", "urlsession-async"),
-    "4a-download-to-devnull": ("4a. One large download to /dev/null", "libcurl-multi", "urlsession-sync"),
-    "4b-download-to-file": ("4b. One large download to a file", "libcurl-multi", "urlsession-sync"),
-    "5-1000-in-flight-h1": ("5. Small GETs, 1,000 in flight, HTTP/1.1", "libcurl-multi", "urlsession-async"),
-    "6-64k-64-in-flight-h1": ("6. 64 KiB GETs, 64 in flight, HTTP/1.1", "libcurl-multi", "urlsession-async"),
+    "1-sequential-h1": ("1. Sequential small GETs, keep-alive, HTTP/1.1", "libcurl-easy", "urlsession-sync", "ahc"),
+    "2-64-in-flight-h1": ("2. Small GETs, 64 in flight, HTTP/1.1", "libcurl-multi", "urlsession-async", "ahc"),
+    "3-64-in-flight-h2-tls": ("3. Small GETs, 64 in flight, HTTP/2 over TLS", "libcurl-multi", "urlsession-async", "ahc"),
+    "4a-download-to-devnull": ("4a. One large download streamed to /dev/null", "libcurl-multi", "urlsession-sync", "ahc"),
+    "4b-download-to-file-fsync": ("4b. One large download to a file, flushed to disk (fsync)", "libcurl-multi",
+                                  "urlsession-download", "ahc-download"),
+    "4c-download-to-file-no-fsync": ("4c. One large download streamed to a file, not flushed (page cache)", "libcurl-multi",
+                                     "urlsession-sync", "ahc"),
+    "5-1000-in-flight-h1": ("5. Small GETs, 1,000 in flight, HTTP/1.1", "libcurl-multi", "urlsession-async", "ahc"),
+    "6-64k-64-in-flight-h1": ("6. 64 KiB GETs, 64 in flight, HTTP/1.1", "libcurl-multi", "urlsession-async", "ahc"),
+    "7-slow-consumer-10mbps": ("7. A large body streamed to a consumer reading 10 MB/s", "libcurl-easy", "urlsession-sync", "ahc"),
+    "8-upload-from-file": ("8. One large upload from a file (POST)", "libcurl-multi", "urlsession-sync", "ahc"),
 }
-METRICS = ["rps", "mb_per_s", "p50_ms", "p99_ms", "cpu_ms_per_request", "peak_rss_mib", "threads_peak"]
+# What a reader of a workload's table must know, printed under its title.
+NOTES = {
+    "4a-download-to-devnull": "CurlBridge's rows stream through each style's streaming API (`AsyncClient.stream` and "
+                              "`for try await` over the body, `BlockingClient.stream` and `read()`, `CallbackClient.stream` "
+                              "and `onData`) and write every chunk to /dev/null, as raw libcurl's write callback does.",
+    "4b-download-to-file-fsync": "Every client's time includes flushing the file to disk. CurlBridge's `download(_:to:)` "
+                                 "writes a partial file beside the destination, `fsync`s it and renames it (always); raw libcurl "
+                                 "writes the file with write(2) from its callback and calls `fsync` once at the end (`--fsync`: "
+                                 "without it, as in 4c, its file stays in the page cache); URLSession's `downloadTask` file is "
+                                 "renamed into place and AHC's `FileDownloadDelegate` writes it, each then `fsync`ed. Raw "
+                                 "libcurl's p50 ends at its last byte written, before its `fsync`; its MB/s includes it.",
+    "4c-download-to-file-no-fsync": "Nobody flushes: the file stays in the page cache. CurlBridge streams here (async, "
+                                    "`for try await`, each chunk written by the consumer task), since `download(_:to:)` always flushes.",
+    "7-slow-consumer-10mbps": "The consumer sleeps after each chunk so that it never takes more than 10 MB/s; the MB/s "
+                              "is 10 by construction and the memory is what counts. Raw libcurl's consumer sleeps inside "
+                              "its write callback (curl stops reading the socket meanwhile).",
+    "8-upload-from-file": "POSTs of the 1 GiB file to bench-upload-sink, which reads each body to its end before answering "
+                          "with the number of bytes it read; a run counts only when that number is the file's size.",
+}
+
+# Workloads of one large body, measured in MB/s.
+TRANSFERS = ("4", "7", "8")
+METRICS = ["rps", "mb_per_s", "p50_ms", "p99_ms", "cpu_ms_per_request", "peak_rss_mib", "start_anon_mib", "peak_anon_mib",
+           "threads_peak"]
 
 
 def command_output(*args):
@@ -42,6 +73,14 @@ def cpu_model():
     return platform.processor() or "unknown"
 
 
+def load_average():
+    try:
+        with open("/proc/loadavg") as loadavg:
+            return ", ".join(loadavg.read().split()[:3])
+    except OSError:
+        return "unknown"
+
+
 def load(path):
     """{workload: {label: [runs]}} in first-seen order."""
     results = OrderedDict()
@@ -50,6 +89,41 @@ def load(path):
             workload, label, payload = line.rstrip("\n").split("\t", 2)
             results.setdefault(workload, OrderedDict()).setdefault(label, []).append(json.loads(payload))
     return results
+
+
+def workload_number(workload):
+    """The workload's number as run.sh knows it: "4" for "4b-download-to-file-fsync"."""
+    return workload.split("-", 1)[0].rstrip("abcdefghijklmnopqrstuvwxyz")
+
+
+def carry_over(raw, previous_path):
+    """Adds to `raw` the runs of workloads this run did not measure, from the raw block of an
+    earlier RESULTS.md, each marked with the date of the run that measured it ("from_run")."""
+    try:
+        with open(previous_path) as previous:
+            text = previous.read()
+    except OSError:
+        return
+    date = next((line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("- Date:")), "an earlier run")
+    header = next((line[2:] for line in text.splitlines() if line.startswith("- SCALE=")), "")
+    measured = {workload_number(w) for w in raw}
+    block = text.split("<summary>Raw runs", 1)[-1]
+    for line in block.splitlines():
+        if not line.startswith("{"):
+            continue
+        run = json.loads(line)
+        workload = run.get("workload")
+        if not workload or workload_number(workload) in measured:
+            continue
+        run.setdefault("from_run", f"{date} ({header.split(';')[0]})" if header else date)
+        label = run.pop("label", None) or run["client"]
+        raw.setdefault(workload, OrderedDict()).setdefault(label, []).append(run)
+
+
+def ordered(raw):
+    """The workloads in the order of TITLES, unknown ones last."""
+    order = list(TITLES)
+    return OrderedDict(sorted(raw.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order)))
 
 
 def median_row(runs):
@@ -63,6 +137,7 @@ def median_row(runs):
     row["requests"] = next((r.get("requests") for r in measured if r.get("requests")), None)
     row["skipped"] = next((r["skipped"] for r in runs if r.get("skipped")), None)
     row["failed"] = next((r["failed"] for r in runs if r.get("failed")), None)
+    row["from_run"] = next((r["from_run"] for r in runs if r.get("from_run")), None)
     return row
 
 
@@ -81,34 +156,44 @@ def ratio(value, base):
 
 
 def table(workload, rows):
-    title, baseline, urlsession = TITLES.get(workload, (workload, "libcurl-multi", "urlsession-async"))
-    download = workload.startswith("4")
+    title, baseline, urlsession, ahc_label = TITLES.get(workload, (workload, "libcurl-multi", "urlsession-async", "ahc"))
+    download = workload.startswith(TRANSFERS)
     key = "mb_per_s" if download else "rps"
     base = rows.get(baseline, {}).get(key)
     session = rows.get(urlsession, {}).get(key)
-    ahc = rows.get("ahc", {}).get(key)
+    ahc = rows.get(ahc_label, {}).get(key)
     any_row = next((r for r in rows.values() if r.get("requests")), {})
     lines = [f"### {title}", ""]
+    carried = next((r["from_run"] for r in rows.values() if r.get("from_run")), None)
+    if carried:
+        lines.append(f"*Carried over from the run of {carried}: this run did not measure this workload.*")
+        lines.append("")
+    if workload in NOTES:
+        lines.append(NOTES[workload])
+        lines.append("")
     if any_row:
         count = any_row["requests"]
-        lines.append(f"{count:,} request{'s' if count != 1 else ''} per run; ratios of {'MB/s' if download else 'requests/s'} "
-                     f"against `{baseline}`, and for CurlBridge against `{urlsession}` and `ahc`.")
+        runs = max(r["runs"] for label, r in rows.items() if label != "wrk")
+        lines.append(f"{count:,} request{'s' if count != 1 else ''} per run, median of {runs} run{'s' if runs != 1 else ''}; "
+                     f"ratios of {'MB/s' if download else 'requests/s'} "
+                     f"against `{baseline}`, and for CurlBridge against `{urlsession}` and `{ahc_label}`.")
         lines.append("")
-    lines.append("| client | req/s | MB/s | p50 ms | p99 ms | CPU ms/req | peak RSS MiB | threads | errors "
-                 f"| × {baseline} | × URLSession | × AHC |")
-    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    lines.append("| client | req/s | MB/s | p50 ms | p99 ms | CPU ms/req | peak RSS MiB | anon MiB start → peak | threads "
+                 f"| errors | × {baseline} | × URLSession | × AHC |")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for label, row in rows.items():
         name = "wrk (server ceiling)" if label == "wrk" else label
         if row["skipped"]:
-            lines.append(f"| {name} | skipped: {row['skipped']} |" + " |" * 10)
+            lines.append(f"| {name} | skipped: {row['skipped']} |" + " |" * 11)
             continue
         if row["measured"] == 0:
-            lines.append(f"| {name} | FAILED: {row['failed'] or 'no result'} |" + " |" * 10)
+            lines.append(f"| {name} | FAILED: {row['failed'] or 'no result'} |" + " |" * 11)
             continue
         curlbridge = label.startswith("curlbridge")
+        anonymous = "–" if row["peak_anon_mib"] is None else f"{fmt(row['start_anon_mib'], 1)} → {fmt(row['peak_anon_mib'], 1)}"
         lines.append("| " + " | ".join([
             name, fmt(row["rps"]), fmt(row["mb_per_s"], 1), fmt(row["p50_ms"], 3), fmt(row["p99_ms"], 3),
-            fmt(row["cpu_ms_per_request"], 4 if not download else 1), fmt(row["peak_rss_mib"], 1),
+            fmt(row["cpu_ms_per_request"], 4 if not download else 1), fmt(row["peak_rss_mib"], 1), anonymous,
             fmt(row["threads_peak"]), str(row["errors"]) + ("" if row["measured"] == row["runs"] else f" ({row['runs'] - row['measured']} runs failed)"),
             "" if label in ("wrk", baseline) else ratio(row[key], base),
             ratio(row[key], session) if curlbridge else "", ratio(row[key], ahc) if curlbridge else "",
@@ -148,14 +233,54 @@ def targets(results):
         for style in styles:
             check(f"{workload}: {style} vs URLSession", over(workload, f"curlbridge-{style}", session), 4)
             check(f"{workload}: {style} vs AHC", over(workload, f"curlbridge-{style}", "ahc"), 2)
-    for workload in ("4a-download-to-devnull", "4b-download-to-file"):
-        fastest = max((v for v in (value(workload, l, "mb_per_s") for l in ("libcurl-easy", "libcurl-multi", "libcurl-multi-16k")) if v), default=None)
-        mine = value(workload, "curlbridge-async", "mb_per_s")
-        check(f"{workload}: MB/s vs fastest libcurl", mine / fastest if mine is not None and fastest else None, 0.9)
-        check(f"{workload}: peak RSS", value(workload, "curlbridge-async", "peak_rss_mib"), 24, higher=False, unit="MiB")
     for style in ("async", "callback"):
         check(f"5-1000-in-flight-h1: {style} threads", value("5-1000-in-flight-h1", f"curlbridge-{style}", "threads_peak"), 6, higher=False, unit="threads")
-    return ["## Targets of issue 3", "", "| target | measured | goal | met |", "|---|---:|---:|---|", *checks, ""]
+    issue3 = ["## Targets of issue 3", "", "| target | measured | goal | met |", "|---|---:|---:|---|", *checks, ""]
+
+    # The transfers issue: downloads to a file, streaming, a slow consumer, uploads.
+    checks.clear()
+
+    def over_fastest(workload, label, raw_labels):
+        """MB/s of `label` over the fastest raw libcurl row of the workload."""
+        fastest = max((v for v in (value(workload, l, "mb_per_s") for l in raw_labels) if v), default=None)
+        mine = value(workload, label, "mb_per_s")
+        return mine / fastest if mine is not None and fastest else None
+
+    styles = ("async", "blocking", "callback")
+    for style in styles:
+        label = f"curlbridge-{style}-download"
+        check(f"4b download to a file (`download(_:to:)`, {style}) vs fastest libcurl writing + fsync",
+              over_fastest("4b-download-to-file-fsync", label, ("libcurl-easy", "libcurl-multi")), 0.9)
+        check(f"4b download to a file ({style}): peak RSS", value("4b-download-to-file-fsync", label, "peak_rss_mib"),
+              24, higher=False, unit="MiB")
+    for style in styles:
+        check(f"4a streamed to /dev/null ({style}) vs fastest libcurl to /dev/null",
+              over_fastest("4a-download-to-devnull", f"curlbridge-{style}", ("libcurl-easy", "libcurl-multi", "libcurl-multi-16k")),
+              0.85)
+    for style in styles:
+        check(f"7 slow consumer at 10 MB/s ({style}): peak RSS", value("7-slow-consumer-10mbps", f"curlbridge-{style}", "peak_rss_mib"),
+              32, higher=False, unit="MiB")
+    for style in styles:
+        check(f"8 upload from a file ({style}) vs fastest libcurl",
+              over_fastest("8-upload-from-file", f"curlbridge-{style}", ("libcurl-easy", "libcurl-multi", "libcurl-multi-512k-upload")),
+              0.9)
+        check(f"8 upload from a file ({style}): peak RSS", value("8-upload-from-file", f"curlbridge-{style}", "peak_rss_mib"),
+              32, higher=False, unit="MiB")
+    def growth(workload, label):
+        peak, start = value(workload, label, "peak_anon_mib"), value(workload, label, "start_anon_mib")
+        return peak - start if peak is not None and start is not None else None
+
+    for workload, label in (("4b-download-to-file-fsync", "curlbridge-async-download"), ("4a-download-to-devnull", "curlbridge-async"),
+                            ("7-slow-consumer-10mbps", "curlbridge-async"), ("8-upload-from-file", "curlbridge-async")):
+        grown = growth(workload, label)
+        shown = "not measured" if grown is None else f"{grown:.1f} MiB"
+        checks.append(f"| {workload} {label}: anonymous memory added during the transfer (peak − start; for reading the RSS) "
+                      f"| {shown} | – | – |")
+    transfers = ["## Targets of the transfers issue", "",
+                 "The issue's targets are for the async style (the `AsyncSequence` for streaming); blocking and callback "
+                 "are checked against the same goals. Ratios are against the fastest raw libcurl row of the workload.", "",
+                 "| target | measured | goal | met |", "|---|---:|---:|---|", *checks, ""]
+    return issue3 + transfers
 
 
 def main():
@@ -165,8 +290,12 @@ def main():
     parser.add_argument("--repeats", default="3")
     parser.add_argument("--build-seconds", type=int, default=0)
     parser.add_argument("--run-seconds", type=int, default=0)
+    parser.add_argument("--previous", help="an earlier RESULTS.md whose workloads this run did not measure are kept")
     args = parser.parse_args()
     raw = load(args.raw)
+    if args.previous:
+        carry_over(raw, args.previous)
+    raw = ordered(raw)
     results = OrderedDict((w, OrderedDict((label, median_row(runs)) for label, runs in rows.items())) for w, rows in raw.items())
 
     out = ["# CurlBridge benchmark results", ""]
@@ -178,6 +307,8 @@ def main():
                f"{command_output('swift', '--version').splitlines()[0] if command_output('swift', '--version') else 'swift unknown'}")
     out.append(f"- SCALE={args.scale}, medians of {args.repeats} interleaved runs per client; "
                f"build {args.build_seconds} s, measured runs {args.run_seconds} s")
+    out.append(f"- Load average (1, 5, 15 min) as the run ended: {load_average()} "
+               "(the run itself keeps about 2 busy, client and nginx; more means other processes on this shared machine competed for the 2 cores)")
     out.append("")
     out.append("Produced by `Benchmarks/run.sh`; see `Benchmarks/README.md` for what each column means.")
     out.append("")

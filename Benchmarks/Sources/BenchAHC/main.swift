@@ -5,11 +5,15 @@ import NIOSSL
 
 // AsyncHTTPClient 1.37 on NIO's singleton event loop group:
 //   bench-ahc --url URL --requests N --concurrency C …
-// C child tasks, each executing one HTTPClientRequest at a time (sequential when C is 1); the
-// body is read as it arrives and written to --output, never collected.
+// C child tasks, each executing one request at a time (sequential when C is 1):
+// - by default a GET whose body is read as it arrives and written to --output, never collected
+//   (paced with --consume-rate: AHC's response body has backpressure);
+// - with --stream --transfer download, a GET through FileDownloadDelegate writing --output;
+// - with --upload PATH, a POST whose body streams from the file.
+// (Transfers.swift has all three.)
 
 let arguments = BenchArguments.fromCommandLine()
-let run = BenchRun(client: "ahc", arguments: arguments)
+let run = BenchRun(client: arguments.transfer == .download ? "ahc-download" : "ahc", arguments: arguments)
 
 var tls = TLSConfiguration.makeClientConfiguration()
 if let path = arguments.cacert {
@@ -24,21 +28,12 @@ let request = HTTPClientRequest(url: arguments.url)
 run.measure {
     AsyncWorkers.block {
         await AsyncWorkers.run(concurrency: arguments.concurrency, requests: arguments.requests) { _ in
-            let start = monotonicNanoseconds()
-            var bytes = 0
-            do {
-                let response = try await client.execute(request, timeout: .seconds(120))
-                for try await buffer in response.body {
-                    bytes += buffer.readableBytes
-                    run.sink.write(contentsOf: buffer.readableBytesView)
-                }
-                if (200..<300).contains(response.status.code) {
-                    run.record(since: start, bytes: bytes)
-                } else {
-                    run.record(since: start, bytes: bytes, error: "status \(response.status.code)")
-                }
-            } catch {
-                run.record(since: start, bytes: bytes, error: "\(error)")
+            if let file = arguments.upload {
+                await Transfers.upload(file, to: arguments.url, with: client, run: run)
+            } else if arguments.stream, arguments.transfer == .download {
+                await Transfers.download(arguments.url, with: client, run: run)
+            } else {
+                await Transfers.stream(request, with: client, run: run)
             }
         }
     }

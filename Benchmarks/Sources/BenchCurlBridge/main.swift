@@ -5,46 +5,88 @@ import CurlBridge
 //   bench-curlbridge --style blocking|async|callback --url URL --requests N --concurrency C …
 // blocking: C worker threads (never the main thread), each sending one request at a time;
 // async: C child tasks in a task group; callback: C requests started, each completion starting the next.
+//
+// What each request is: a GET whose body is collected in memory (the small workloads); with
+// --stream, a GET whose body is streamed chunk by chunk to --output (Streams.swift), or with
+// --transfer download, downloaded to --output by the style's download verb (Downloads.swift);
+// with --upload PATH, a POST of that file through the style's upload verb (Uploads.swift).
+// Blocking and callback transfers run on C worker threads, each waiting for its own.
 
 let arguments = BenchArguments.fromCommandLine(choiceFlag: ("--style", ["blocking", "async", "callback"]))
 let style = arguments.choice ?? "blocking"
-let run = BenchRun(client: "curlbridge-\(style)", arguments: arguments)
-if arguments.stream {
-    // Every front end collects the body in memory, capped by Configuration.maximumBodySize; no
-    // public API streams a body to a file yet.
-    run.skip("streaming download lands in a later issue")
+let run = BenchRun(client: "curlbridge-\(style)\(arguments.transfer == .download ? "-download" : "")", arguments: arguments)
+if arguments.transfer == .download, !Downloads.canDownload(to: arguments.output) {
+    run.skip("a download needs a regular file as --output, not \(arguments.output)")
 }
 
 let transport = CurlBridgeSetup.makeTransport(arguments)
-let request = Request.get(arguments.url)
+let request = arguments.upload == nil ? Request.get(arguments.url) : Request.post(arguments.url)
 
-switch style {
-case "async":
+/// What one request is, by workload: a body collected in memory, streamed, downloaded, or an upload of a file.
+enum Kind {
+    case collect, stream, download, upload(String)
+}
+
+let kind: Kind
+if let file = arguments.upload {
+    kind = .upload(file)
+} else if arguments.stream {
+    kind = arguments.transfer == .download ? .download : .stream
+} else {
+    kind = .collect
+}
+
+switch (style, kind) {
+case ("async", _):
     let client = AsyncClient(transport: transport)
     run.measure {
         AsyncWorkers.block {
             await AsyncWorkers.run(concurrency: arguments.concurrency, requests: arguments.requests) { _ in
-                let start = monotonicNanoseconds()
-                do throws(RequestError) {
-                    CurlBridgeSetup.complete(.success(try await client.send(request)), since: start, in: run)
-                } catch {
-                    CurlBridgeSetup.complete(.failure(error), since: start, in: run)
+                switch kind {
+                case .stream: await Streams.fetch(request, with: client, run: run)
+                case .download: await Downloads.fetch(request, with: client, run: run)
+                case .upload(let file): await Uploads.send(request, file: file, with: client, run: run)
+                case .collect:
+                    let start = monotonicNanoseconds()
+                    do throws(RequestError) {
+                        CurlBridgeSetup.complete(.success(try await client.send(request)), since: start, in: run)
+                    } catch {
+                        CurlBridgeSetup.complete(.failure(error), since: start, in: run)
+                    }
                 }
             }
         }
     }
-case "callback":
+case ("callback", .collect):
     let pipeline = CallbackPipeline(client: CallbackClient(transport: transport), request: request, run: run)
     run.measure { pipeline.runToCompletion() }
+case ("callback", _):
+    let client = CallbackClient(transport: transport)
+    run.measure {
+        WorkerThreads.run(threads: arguments.concurrency, requests: arguments.requests) { _ in
+            switch kind {
+            case .stream: Streams.fetch(request, with: client, run: run)
+            case .download: Downloads.fetch(request, with: client, run: run)
+            case .upload(let file): Uploads.send(request, file: file, with: client, run: run)
+            case .collect: break
+            }
+        }
+    }
 default:
     let client = BlockingClient(transport: transport)
     run.measure {
         WorkerThreads.run(threads: arguments.concurrency, requests: arguments.requests) { _ in
-            let start = monotonicNanoseconds()
-            do throws(RequestError) {
-                CurlBridgeSetup.complete(.success(try client.send(request)), since: start, in: run)
-            } catch {
-                CurlBridgeSetup.complete(.failure(error), since: start, in: run)
+            switch kind {
+            case .stream: Streams.fetch(request, with: client, run: run)
+            case .download: Downloads.fetch(request, with: client, run: run)
+            case .upload(let file): Uploads.send(request, file: file, with: client, run: run)
+            case .collect:
+                let start = monotonicNanoseconds()
+                do throws(RequestError) {
+                    CurlBridgeSetup.complete(.success(try client.send(request)), since: start, in: run)
+                } catch {
+                    CurlBridgeSetup.complete(.failure(error), since: start, in: run)
+                }
             }
         }
     }

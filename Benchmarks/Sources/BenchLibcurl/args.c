@@ -7,7 +7,8 @@
 static void usage(const char *program, const char *problem) {
     fprintf(stderr,
             "%s\nusage: %s --mode easy|multi --url URL --requests N --concurrency C [--cacert PATH] "
-            "[--output PATH] [--workload NAME] [--stream] [--buffer BYTES]\n",
+            "[--output PATH] [--workload NAME] [--stream] [--buffer BYTES] [--fsync] [--consume-rate BYTES_PER_S] "
+            "[--upload PATH] [--upload-buffer BYTES]\n",
             problem, program);
     exit(2);
 }
@@ -27,11 +28,16 @@ void bench_parse_args(int argc, char **argv, struct bench_args *args) {
     const char *program = argv[0];
     *args = (struct bench_args){.url = NULL, .requests = 1, .concurrency = 1, .cacert = NULL,
                                 .output = "/dev/null", .workload = "unnamed", .mode = "easy",
-                                .buffer = 524288, .stream = 0};
+                                .buffer = 524288, .stream = 0, .fsync = 0,
+                                .consume_rate = 0, .upload = NULL, .upload_buffer = 0};
     for (int i = 1; i < argc; i++) {
         const char *flag = argv[i];
         if (strcmp(flag, "--stream") == 0) {
             args->stream = 1;
+            continue;
+        }
+        if (strcmp(flag, "--fsync") == 0) {
+            args->fsync = 1;
             continue;
         }
         if (i + 1 >= argc) {
@@ -47,6 +53,9 @@ void bench_parse_args(int argc, char **argv, struct bench_args *args) {
         else if (strcmp(flag, "--output") == 0) args->output = value;
         else if (strcmp(flag, "--workload") == 0) args->workload = value;
         else if (strcmp(flag, "--buffer") == 0) args->buffer = positive(program, flag, value);
+        else if (strcmp(flag, "--consume-rate") == 0) args->consume_rate = positive(program, flag, value);
+        else if (strcmp(flag, "--upload") == 0) args->upload = value;
+        else if (strcmp(flag, "--upload-buffer") == 0) args->upload_buffer = positive(program, flag, value);
         else if (strcmp(flag, "--mode") == 0) {
             if (strcmp(value, "easy") != 0 && strcmp(value, "multi") != 0) usage(program, "--mode must be easy or multi");
             args->mode = value;
@@ -61,4 +70,6 @@ void bench_parse_args(int argc, char **argv, struct bench_args *args) {
     if (args->concurrency > args->requests) args->concurrency = args->requests;
     if (strcmp(args->mode, "easy") == 0 && args->concurrency != 1)
         usage(program, "--mode easy is one sequential handle: --concurrency must be 1");
+    if ((args->upload != NULL || args->consume_rate > 0) && args->concurrency != 1)
+        usage(program, "--upload and --consume-rate keep one transfer's state: --concurrency must be 1");
 }

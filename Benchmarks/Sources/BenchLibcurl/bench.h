@@ -7,7 +7,8 @@
 #include <stdint.h>
 #include <curl/curl.h>
 
-/* The command line, the same as every other benchmark client's plus --mode and --buffer. */
+/* The command line, the same as every other benchmark client's plus --mode, --buffer and
+ * --upload-buffer. */
 struct bench_args {
     const char *url;
     long requests;
@@ -18,6 +19,10 @@ struct bench_args {
     const char *mode;     /* "easy" or "multi" */
     long buffer;          /* CURLOPT_BUFFERSIZE, 524288 by default */
     int stream;           /* --stream: accepted; libcurl always streams */
+    int fsync;            /* --fsync: fsync --output before the clock stops */
+    long consume_rate;    /* --consume-rate: bytes per second the body's consumer takes; 0: no limit */
+    const char *upload;   /* --upload: a file POSTed as the body, read by a read callback; NULL: GET */
+    long upload_buffer;   /* --upload-buffer: CURLOPT_UPLOAD_BUFFERSIZE; 0: curl's default (64 KiB) */
 };
 
 /* What the requests did; latencies in nanoseconds, one slot per request. */
@@ -28,6 +33,14 @@ struct bench_results {
     int64_t bytes;
     char first_error[CURL_ERROR_SIZE + 64];
     int output_fd;
+    int upload_fd;          /* -1 without --upload */
+    int64_t upload_size;
+    char reply[32];         /* with --upload: the start of the response body, the receiver's count */
+    size_t reply_length;
+    long consume_rate;      /* from the arguments, for the write callback */
+    uint64_t pace_start_ns; /* when the current body's first chunk was consumed; 0: not yet */
+    int64_t paced_bytes;    /* bytes of the current body consumed so far */
+    uint64_t start_anon_bytes; /* anonymous resident memory when the measured part started */
 };
 
 /* Parses argv; prints usage and exits with 2 on a bad command line. */
@@ -36,9 +49,14 @@ void bench_parse_args(int argc, char **argv, struct bench_args *args);
 /* Monotonic clock in nanoseconds. */
 uint64_t bench_now_ns(void);
 
-/* The thread sampler: start before the work, stop after; returns the peak, sampler excluded. */
+/* The sampler: start before the work, stop after; stop returns the peak thread count, sampler
+ * excluded. The peak of anonymous resident memory (RssAnon: heap, stacks, buffers) is kept too. */
 int bench_sampler_start(void);
 int bench_sampler_stop(void);
+uint64_t bench_sampler_peak_anon_bytes(void);
+
+/* Anonymous resident memory now, in bytes. */
+uint64_t bench_anon_bytes(void);
 
 /* Process CPU (user + system) in nanoseconds, and peak RSS in bytes. */
 uint64_t bench_cpu_ns(void);
@@ -47,6 +65,10 @@ uint64_t bench_peak_rss_bytes(void);
 /* Options every handle gets, in both modes. Returns CURLE_OK or the first failure. */
 CURLcode bench_setup_easy(CURL *easy, const struct bench_args *args, struct bench_results *results,
                           char *error_buffer);
+
+/* Resets what a transfer reads or paces (the upload file's position, the consumer's pace)
+ * before each transfer starts; uploads and paced consumers run one transfer at a time. */
+void bench_prepare_transfer(struct bench_results *results);
 
 /* Records a finished transfer: success (2xx and CURLE_OK) with its latency, or an error. */
 void bench_record(CURL *easy, CURLcode code, uint64_t started_ns, const char *error_buffer,

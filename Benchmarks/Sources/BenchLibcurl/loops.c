@@ -13,6 +13,7 @@ void bench_run_easy(const struct bench_args *args, struct bench_results *results
     }
     for (long i = 0; i < args->requests; i++) {
         error_buffer[0] = '\0';
+        bench_prepare_transfer(results);
         uint64_t started = bench_now_ns();
         CURLcode code = curl_easy_perform(easy);
         bench_record(easy, code, started, error_buffer, results);
@@ -45,6 +46,7 @@ void bench_run_multi(const struct bench_args *args, struct bench_results *result
             fprintf(stderr, "libcurl-multi: cannot set up an easy handle\n");
             exit(1);
         }
+        bench_prepare_transfer(results);
         slot->started = bench_now_ns();
         curl_multi_add_handle(multi, slot->easy);
         started++;
@@ -69,6 +71,7 @@ void bench_run_multi(const struct bench_args *args, struct bench_results *result
             curl_multi_remove_handle(multi, slot->easy);
             if (started < args->requests) {
                 slot->error[0] = '\0';
+                bench_prepare_transfer(results);
                 slot->started = bench_now_ns();
                 curl_multi_add_handle(multi, slot->easy);
                 started++;

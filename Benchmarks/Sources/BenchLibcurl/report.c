@@ -44,11 +44,13 @@ void bench_print_report(const struct bench_args *args, struct bench_results *res
     print_quoted(args->workload);
     printf(", \"requests\": %ld, \"concurrency\": %ld, \"errors\": %ld, \"seconds\": %.4f, \"rps\": %.1f, "
            "\"p50_ms\": %.4f, \"p99_ms\": %.4f, \"cpu_ms_per_request\": %.5f, \"peak_rss_mib\": %.2f, "
-           "\"threads_peak\": %d, \"bytes\": %lld, \"mb_per_s\": %.1f}\n",
+           "\"threads_peak\": %d, \"bytes\": %lld, \"mb_per_s\": %.1f, \"peak_anon_mib\": %.2f, "
+           "\"start_anon_mib\": %.2f}\n",
            args->requests, args->concurrency, results->errors, seconds, rps,
            (double)percentile(results->latencies, results->completed, 0.50) / 1e6,
            (double)percentile(results->latencies, results->completed, 0.99) / 1e6,
            (double)cpu_ns / 1e6 / (double)args->requests, (double)bench_peak_rss_bytes() / 1048576.0, threads_peak,
-           (long long)results->bytes, mbps);
+           (long long)results->bytes, mbps, (double)bench_sampler_peak_anon_bytes() / 1048576.0,
+           (double)results->start_anon_bytes / 1048576.0);
     fflush(stdout);
 }

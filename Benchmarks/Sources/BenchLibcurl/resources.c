@@ -1,4 +1,5 @@
-/* Clock, CPU, RSS and the thread sampler (reads /proc/self/status every 5 ms on its own thread). */
+/* Clock, CPU, RSS and the sampler of threads and anonymous memory (reads /proc/self/status every
+ * 5 ms on its own thread). */
 #include "bench.h"
 
 #include <pthread.h>
@@ -28,40 +29,60 @@ uint64_t bench_peak_rss_bytes(void) {
     return (uint64_t)usage.ru_maxrss * 1024u;
 }
 
-static int current_threads(void) {
+/* The Threads: and RssAnon: (kB) lines of /proc/self/status; 0 for what cannot be read. */
+static void current_status(int *threads, long *anonymous_kib) {
+    *threads = 0;
+    *anonymous_kib = 0;
     FILE *file = fopen("/proc/self/status", "r");
-    if (file == NULL) return 0;
+    if (file == NULL) return;
     char line[256];
-    int threads = 0;
     while (fgets(line, sizeof line, file) != NULL) {
-        if (strncmp(line, "Threads:", 8) == 0) {
-            sscanf(line + 8, "%d", &threads);
-            break;
-        }
+        if (strncmp(line, "Threads:", 8) == 0) sscanf(line + 8, "%d", threads);
+        else if (strncmp(line, "RssAnon:", 8) == 0) sscanf(line + 8, "%ld", anonymous_kib);
     }
     fclose(file);
-    return threads;
+}
+
+uint64_t bench_anon_bytes(void) {
+    int threads;
+    long anonymous;
+    current_status(&threads, &anonymous);
+    return (uint64_t)anonymous * 1024u;
 }
 
 static atomic_int peak_threads;
+static atomic_long peak_anonymous_kib;
 static atomic_bool sampling;
 static pthread_t sampler_thread;
 static int sampler_started;
 
+static void note_peaks(int threads, long anonymous) {
+    int seen = atomic_load(&peak_threads);
+    while (threads > seen && !atomic_compare_exchange_weak(&peak_threads, &seen, threads)) {
+    }
+    long seen_anonymous = atomic_load(&peak_anonymous_kib);
+    while (anonymous > seen_anonymous && !atomic_compare_exchange_weak(&peak_anonymous_kib, &seen_anonymous, anonymous)) {
+    }
+}
+
 static void *sample(void *unused) {
     (void)unused;
     while (atomic_load(&sampling)) {
-        int threads = current_threads() - 1; /* not the sampler itself */
-        int seen = atomic_load(&peak_threads);
-        while (threads > seen && !atomic_compare_exchange_weak(&peak_threads, &seen, threads)) {
-        }
+        int threads;
+        long anonymous;
+        current_status(&threads, &anonymous);
+        note_peaks(threads - 1, anonymous); /* not the sampler itself */
         usleep(5000);
     }
     return NULL;
 }
 
 int bench_sampler_start(void) {
-    atomic_store(&peak_threads, current_threads());
+    int threads;
+    long anonymous;
+    current_status(&threads, &anonymous);
+    atomic_store(&peak_threads, threads);
+    atomic_store(&peak_anonymous_kib, anonymous);
     atomic_store(&sampling, 1);
     sampler_started = pthread_create(&sampler_thread, NULL, sample, NULL) == 0;
     return sampler_started;
@@ -70,7 +91,13 @@ int bench_sampler_start(void) {
 int bench_sampler_stop(void) {
     atomic_store(&sampling, 0);
     if (sampler_started) pthread_join(sampler_thread, NULL);
-    int now = current_threads();
-    int peak = atomic_load(&peak_threads);
-    return now > peak ? now : peak;
+    int threads;
+    long anonymous;
+    current_status(&threads, &anonymous);
+    note_peaks(threads, anonymous);
+    return atomic_load(&peak_threads);
+}
+
+uint64_t bench_sampler_peak_anon_bytes(void) {
+    return (uint64_t)atomic_load(&peak_anonymous_kib) * 1024u;
 }

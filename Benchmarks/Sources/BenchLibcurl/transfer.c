@@ -1,15 +1,42 @@
-/* What every transfer does, in both loops: options, body to the output file, the record. */
+/* What every transfer does, in both loops: options, body to the output file (paced with
+ * --consume-rate), the request body from the --upload file, the record. */
 #include "bench.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
-/* Streams body bytes to the output descriptor as they arrive. */
+/* With --consume-rate: sleeps until the bytes consumed since the body's first chunk no longer run
+ * ahead of the rate. The consumer blocks inside curl's callback, so curl stops reading the socket
+ * and TCP holds the server back: libcurl's own backpressure, at no memory cost. */
+static void keep_pace(struct bench_results *results, size_t consumed) {
+    uint64_t now = bench_now_ns();
+    if (results->pace_start_ns == 0) results->pace_start_ns = now;
+    results->paced_bytes += (int64_t)consumed;
+    uint64_t due = results->pace_start_ns + (uint64_t)((double)results->paced_bytes * 1e9 / (double)results->consume_rate);
+    if (due <= now) return;
+    uint64_t wait = due - now;
+    struct timespec request = {.tv_sec = (time_t)(wait / 1000000000u), .tv_nsec = (long)(wait % 1000000000u)};
+    struct timespec remaining;
+    while (nanosleep(&request, &remaining) != 0 && errno == EINTR) request = remaining;
+}
+
+/* Streams body bytes to the output descriptor as they arrive; with --upload, keeps the start of
+ * the (short) response body instead: the receiver's count of body bytes. */
 static size_t write_body(char *data, size_t size, size_t count, void *context) {
     struct bench_results *results = context;
     size_t total = size * count;
+    if (results->upload_fd >= 0) {
+        size_t room = sizeof results->reply - 1 - results->reply_length;
+        size_t take = total < room ? total : room;
+        memcpy(results->reply + results->reply_length, data, take);
+        results->reply_length += take;
+        results->reply[results->reply_length] = '\0';
+        return total;
+    }
     size_t left = total;
     while (left > 0) {
         ssize_t written = write(results->output_fd, data, left);
@@ -21,7 +48,33 @@ static size_t write_body(char *data, size_t size, size_t count, void *context) {
         left -= (size_t)written;
     }
     results->bytes += (int64_t)total;
+    if (results->consume_rate > 0) keep_pace(results, total);
     return total;
+}
+
+/* Reads the next slice of the --upload file into curl's buffer; 0 at its end. */
+static size_t read_body(char *buffer, size_t size, size_t count, void *context) {
+    struct bench_results *results = context;
+    for (;;) {
+        ssize_t got = read(results->upload_fd, buffer, size * count);
+        if (got >= 0) return (size_t)got;
+        if (errno != EINTR) return CURL_READFUNC_ABORT;
+    }
+}
+
+/* Moves back in the --upload file when curl must send the body again. */
+static int seek_body(void *context, curl_off_t offset, int origin) {
+    struct bench_results *results = context;
+    if (origin != SEEK_SET) return CURL_SEEKFUNC_CANTSEEK;
+    return lseek(results->upload_fd, (off_t)offset, SEEK_SET) == (off_t)offset ? CURL_SEEKFUNC_OK : CURL_SEEKFUNC_FAIL;
+}
+
+void bench_prepare_transfer(struct bench_results *results) {
+    if (results->upload_fd >= 0) lseek(results->upload_fd, 0, SEEK_SET);
+    results->reply_length = 0;
+    results->reply[0] = '\0';
+    results->pace_start_ns = 0;
+    results->paced_bytes = 0;
 }
 
 CURLcode bench_setup_easy(CURL *easy, const struct bench_args *args, struct bench_results *results,
@@ -41,6 +94,16 @@ CURLcode bench_setup_easy(CURL *easy, const struct bench_args *args, struct benc
     if (args->cacert != NULL) SET(CURLOPT_CAINFO, args->cacert);
     /* Over TLS, wait for a connection being set up to say whether it multiplexes (HTTP/2). */
     if (strncmp(args->url, "https://", 8) == 0) SET(CURLOPT_PIPEWAIT, 1L);
+    if (args->upload != NULL) {
+        /* A POST with a known length and a read callback, as CurlBridge sends a file body. */
+        SET(CURLOPT_POST, 1L);
+        SET(CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)results->upload_size);
+        SET(CURLOPT_READFUNCTION, read_body);
+        SET(CURLOPT_READDATA, results);
+        SET(CURLOPT_SEEKFUNCTION, seek_body);
+        SET(CURLOPT_SEEKDATA, results);
+        if (args->upload_buffer > 0) SET(CURLOPT_UPLOAD_BUFFERSIZE, args->upload_buffer);
+    }
 #undef SET
     return code;
 }
@@ -49,6 +112,20 @@ void bench_record(CURL *easy, CURLcode code, uint64_t started_ns, const char *er
                   struct bench_results *results) {
     long status = 0;
     curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+    if (code == CURLE_OK && status >= 200 && status < 300 && results->upload_fd >= 0) {
+        /* An upload counts only when curl sent, and the receiver read, the whole file. */
+        curl_off_t sent = 0;
+        curl_easy_getinfo(easy, CURLINFO_SIZE_UPLOAD_T, &sent);
+        long long received = results->reply_length > 0 ? strtoll(results->reply, NULL, 10) : -1;
+        results->bytes += (int64_t)sent;
+        if (sent != results->upload_size || received != results->upload_size) {
+            if (results->errors++ == 0)
+                snprintf(results->first_error, sizeof results->first_error,
+                         "sent %lld, received %lld of the file's %lld bytes", (long long)sent, received,
+                         (long long)results->upload_size);
+            return;
+        }
+    }
     if (code == CURLE_OK && status >= 200 && status < 300) {
         results->latencies[results->completed++] = bench_now_ns() - started_ns;
         return;

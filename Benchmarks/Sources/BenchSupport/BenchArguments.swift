@@ -5,11 +5,15 @@ import Glibc
 ///
 /// ```
 /// --url URL --requests N --concurrency C [--cacert PATH] [--output PATH] [--workload NAME]
-/// [--stream] [--buffer BYTES] plus the client's own choice, e.g. --style blocking|async|callback
+/// [--stream] [--buffer BYTES] [--transfer stream|download] [--fsync] [--consume-rate BYTES_PER_S]
+/// [--upload PATH] plus the client's own choice, e.g. --style blocking|async|callback
 /// ```
 ///
 /// `--stream` says the body must go to `--output` as it arrives and never be held whole in memory
-/// (the 1 GiB download); a client that cannot do that reports the run as skipped.
+/// (the 1 GiB download); a client that cannot do that reports the run as skipped. `--transfer
+/// download` asks for the client's download-to-a-file verb instead of streaming into `--output`;
+/// `--fsync` flushes `--output` to disk before the clock stops; `--consume-rate` makes the body's
+/// consumer slow; `--upload` sends a file as the request body.
 public struct BenchArguments: Sendable {
     /// The URL every request fetches.
     public var url: String
@@ -29,6 +33,24 @@ public struct BenchArguments: Sendable {
     public var buffer: Int
     /// The client's own choice (`--style` or `--mode`), if it has one.
     public var choice: String?
+    /// How a streamed body reaches `--output`: chunk by chunk (``Transfer/stream``, the default)
+    /// or through the client's download-to-a-file verb (``Transfer/download``).
+    public var transfer: Transfer = .stream
+    /// Whether `--output` is flushed to disk (`fsync`) before the clock stops.
+    public var fsync = false
+    /// The body's consumer takes at most this many bytes per second (sleeping between chunks);
+    /// `nil`: as fast as it can.
+    public var consumeRate: Int?
+    /// A file sent as the request body (a `POST`), streamed from disk; `nil`: a `GET`.
+    public var upload: String?
+
+    /// How a streamed body reaches `--output`.
+    public enum Transfer: String, Sendable {
+        /// Chunk by chunk, each written to `--output` as it arrives.
+        case stream
+        /// The client's download-to-a-file verb, with `--output` as the destination.
+        case download
+    }
 
     /// Parses `arguments` (without the program name).
     ///
@@ -49,6 +71,10 @@ public struct BenchArguments: Sendable {
                 parsed.stream = true
                 continue
             }
+            if flag == "--fsync" {
+                parsed.fsync = true
+                continue
+            }
             guard let value = words.popFirst() else { throw BenchArgumentError("\(flag) needs a value") }
             switch flag {
             case "--url": parsed.url = value
@@ -58,6 +84,11 @@ public struct BenchArguments: Sendable {
             case "--output": parsed.output = value
             case "--workload": parsed.workload = value
             case "--buffer": parsed.buffer = try positive(value, flag)
+            case "--consume-rate": parsed.consumeRate = try positive(value, flag)
+            case "--upload": parsed.upload = value
+            case "--transfer":
+                guard let transfer = Transfer(rawValue: value) else { throw BenchArgumentError("--transfer must be stream or download") }
+                parsed.transfer = transfer
             case choiceFlag?.flag:
                 guard let choices = choiceFlag?.values, choices.contains(value) else {
                     throw BenchArgumentError("\(flag) must be one of \(choiceFlag?.values.joined(separator: "|") ?? "")")
@@ -86,7 +117,8 @@ public struct BenchArguments: Sendable {
             let choice = choiceFlag.map { " \($0.flag) \($0.values.joined(separator: "|"))" } ?? ""
             standardError(
                 "\(error.message)\nusage: \(CommandLine.arguments.first ?? "bench")\(choice) --url URL --requests N "
-                    + "--concurrency C [--cacert PATH] [--output PATH] [--workload NAME] [--stream] [--buffer BYTES]")
+                    + "--concurrency C [--cacert PATH] [--output PATH] [--workload NAME] [--stream] [--buffer BYTES] "
+                    + "[--transfer stream|download] [--fsync] [--consume-rate BYTES_PER_S] [--upload PATH]")
             exit(2)
         }
     }

@@ -20,6 +20,10 @@ public struct BenchReport: Sendable {
     public var cpuMillisecondsPerRequest: Double = 0
     /// Peak resident set size of the process, in MiB.
     public var peakRSSMiB: Double = 0
+    /// The most anonymous resident memory (heap, stacks, buffers; `RssAnon`) seen, in MiB.
+    public var peakAnonymousMiB: Double = 0
+    /// Anonymous resident memory when the measured part started (clients set up), in MiB.
+    public var startAnonymousMiB: Double = 0
     /// Most threads the process had at once (the sampler excluded).
     public var threadsPeak: Int = 0
     /// Body bytes received.
@@ -48,7 +52,7 @@ public struct BenchReport: Sendable {
         ]
         if let skipped {
             fields += ["errors", "seconds", "rps", "p50_ms", "p99_ms", "cpu_ms_per_request", "peak_rss_mib",
-                       "threads_peak", "bytes", "mb_per_s"].map { ($0, "null") }
+                       "threads_peak", "bytes", "mb_per_s", "peak_anon_mib", "start_anon_mib"].map { ($0, "null") }
             fields.append(("skipped", quoted(skipped)))
         } else {
             fields += [
@@ -56,6 +60,7 @@ public struct BenchReport: Sendable {
                 ("p50_ms", number(p50Milliseconds, 4)), ("p99_ms", number(p99Milliseconds, 4)),
                 ("cpu_ms_per_request", number(cpuMillisecondsPerRequest, 5)), ("peak_rss_mib", number(peakRSSMiB, 2)),
                 ("threads_peak", "\(threadsPeak)"), ("bytes", "\(bytes)"), ("mb_per_s", number(megabytesPerSecond, 1)),
+                ("peak_anon_mib", number(peakAnonymousMiB, 2)), ("start_anon_mib", number(startAnonymousMiB, 2)),
             ]
         }
         return "{" + fields.map { "\(quoted($0.0)): \($0.1)" }.joined(separator: ", ") + "}"

@@ -20,6 +20,7 @@ public final class BenchRun: Sendable {
     private let sampler: ThreadSampler
     private let client: String
     private let window = WindowBox()
+    private let startAnonymousBytes = Atomic<UInt64>(0)
 
     /// Starts the thread sampler and opens `arguments.output`; exits with 1 if it cannot.
     public init(client: String, arguments: BenchArguments) {
@@ -34,12 +35,16 @@ public final class BenchRun: Sendable {
         self.sink = sink
     }
 
-    /// Runs `workload`, which returns once every request has finished, and records its wall
-    /// time and CPU time.
+    /// Runs `workload`, which returns once every request has finished, then (with `--fsync`)
+    /// flushes `--output` to disk, and records the wall time and CPU time of both.
     public func measure(_ workload: () -> Void) {
+        startAnonymousBytes.store(ThreadSampler.currentAnonymousBytes(), ordering: .relaxed)
         let usage = ResourceUsage.now()
         let start = monotonicNanoseconds()
         workload()
+        if arguments.fsync, !flushFile(atPath: arguments.output) {
+            recorder.failure("fsync of \(arguments.output) failed")
+        }
         window.set(nanoseconds: monotonicNanoseconds() - start, cpu: ResourceUsage.now().cpuNanoseconds - usage.cpuNanoseconds)
     }
 
@@ -66,6 +71,8 @@ public final class BenchRun: Sendable {
         report.cpuMillisecondsPerRequest = Double(cpu) / 1e6 / Double(arguments.requests)
         report.threadsPeak = sampler.stop()
         report.peakRSSMiB = Double(ResourceUsage.now().peakResidentBytes) / 1_048_576
+        report.peakAnonymousMiB = Double(sampler.peakAnonymousBytes) / 1_048_576
+        report.startAnonymousMiB = Double(startAnonymousBytes.load(ordering: .relaxed)) / 1_048_576
         report.bytes = recorder.bytes
         report.print()
         if let first = recorder.firstError {

@@ -38,3 +38,19 @@ func writeAll(_ descriptor: Int32, _ text: String) {
         bytes = bytes.dropFirst(written)
     }
 }
+
+/// The size in bytes of the file at `path`, or `nil` when it cannot be read.
+public func fileSize(atPath path: String) -> Int64? {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    return Int64(status.st_size)
+}
+
+/// Flushes the file at `path` to disk (`fsync` on a descriptor of its own, which flushes whatever
+/// any descriptor wrote to it); `false` when it cannot.
+public func flushFile(atPath path: String) -> Bool {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    return fsync(descriptor) == 0
+}

@@ -1,10 +1,15 @@
 import Glibc
 import Synchronization
 
-/// Samples the process's thread count from `/proc/self/status` every few milliseconds on a
-/// thread of its own, keeping the peak; the sampler's own thread is not counted.
+/// Samples the process's thread count and anonymous resident memory from `/proc/self/status`
+/// every few milliseconds on a thread of its own, keeping the peaks; the sampler's own thread is
+/// not counted.
+///
+/// Anonymous memory (`RssAnon`: heap, stacks, buffers) is what a client allocates; the rest of
+/// the RSS is mapped library code and data, mostly the same for every run of a process.
 public final class ThreadSampler: Sendable {
     private let peak = Atomic<Int>(0)
+    private let peakAnonymousKiB = Atomic<Int>(0)
     private let running = Atomic<Bool>(true)
     private let finished = Atomic<Bool>(false)
     private let interval: UInt32
@@ -12,7 +17,9 @@ public final class ThreadSampler: Sendable {
     /// Starts sampling every `intervalMicroseconds` (5 ms by default).
     public init(intervalMicroseconds: UInt32 = 5_000) {
         interval = intervalMicroseconds
-        peak.store(Self.currentThreads(), ordering: .relaxed)
+        let status = Self.currentStatus()
+        peak.store(status.threads, ordering: .relaxed)
+        peakAnonymousKiB.store(status.anonymousKiB, ordering: .relaxed)
         var thread = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
         let created = pthread_create(&thread, nil, { context in
@@ -30,8 +37,9 @@ public final class ThreadSampler: Sendable {
 
     private func loop() {
         while running.load(ordering: .relaxed) {
-            let threads = Self.currentThreads() - 1
-            _ = peak.max(threads, ordering: .relaxed)
+            let status = Self.currentStatus()
+            _ = peak.max(status.threads - 1, ordering: .relaxed)
+            _ = peakAnonymousKiB.max(status.anonymousKiB, ordering: .relaxed)
             usleep(interval)
         }
         finished.store(true, ordering: .releasing)
@@ -44,22 +52,43 @@ public final class ThreadSampler: Sendable {
         for _ in 0..<200 where !finished.load(ordering: .acquiring) {
             usleep(interval)
         }
-        _ = peak.max(Self.currentThreads() - (finished.load(ordering: .acquiring) ? 0 : 1), ordering: .relaxed)
+        let status = Self.currentStatus()
+        _ = peak.max(status.threads - (finished.load(ordering: .acquiring) ? 0 : 1), ordering: .relaxed)
+        _ = peakAnonymousKiB.max(status.anonymousKiB, ordering: .relaxed)
         return peak.load(ordering: .relaxed)
     }
 
-    /// The `Threads:` line of `/proc/self/status`; 0 when it cannot be read.
+    /// The most anonymous resident memory seen, in bytes.
+    public var peakAnonymousBytes: UInt64 {
+        UInt64(peakAnonymousKiB.load(ordering: .relaxed)) * 1024
+    }
+
+    /// The thread count now; 0 when `/proc/self/status` cannot be read.
     public static func currentThreads() -> Int {
-        guard let file = fopen("/proc/self/status", "r") else { return 0 }
+        currentStatus().threads
+    }
+
+    /// Anonymous resident memory now (`RssAnon`), in bytes; 0 when it cannot be read.
+    public static func currentAnonymousBytes() -> UInt64 {
+        UInt64(currentStatus().anonymousKiB) * 1024
+    }
+
+    /// The `Threads:` and `RssAnon:` (kB) lines of `/proc/self/status`; 0 for what cannot be read.
+    private static func currentStatus() -> (threads: Int, anonymousKiB: Int) {
+        guard let file = fopen("/proc/self/status", "r") else { return (0, 0) }
         defer { fclose(file) }
+        var threads = 0
+        var anonymous = 0
         var line = [CChar](repeating: 0, count: 256)
         while fgets(&line, Int32(line.count), file) != nil {
             let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             if text.hasPrefix("Threads:") {
-                return Int(String(text.filter(\.isNumber))) ?? 0
+                threads = Int(String(text.filter(\.isNumber))) ?? 0
+            } else if text.hasPrefix("RssAnon:") {
+                anonymous = Int(String(text.filter(\.isNumber))) ?? 0
             }
         }
-        return 0
+        return (threads, anonymous)
     }
 }
 

@@ -7,7 +7,9 @@ import FoundationNetworking
 #endif
 
 /// Bodies streamed: a data delegate writes each piece to the sink as it arrives, so a 1 GiB body
-/// is never held in memory.
+/// is never held in memory. With `--consume-rate` the delegate sleeps between pieces, as a slow
+/// consumer on the delegate queue (URLSession has no backpressure: what the delegate has not
+/// taken yet waits in memory).
 final class StreamingFetcher: NSObject, URLSessionFetcher, URLSessionDataDelegate {
     private struct Pending {
         var start: UInt64
@@ -18,11 +20,14 @@ final class StreamingFetcher: NSObject, URLSessionFetcher, URLSessionDataDelegat
 
     private let run: BenchRun
     private let pending = Mutex<[Int: Pending]>([:])
+    /// The pace of `--consume-rate` (runs with it send one request at a time).
+    private let pace: Mutex<ConsumerPace?>
     /// Created after `super.init()`, as the session needs the delegate; never changed after.
     nonisolated(unsafe) private var session: URLSession!
 
     init(configuration: URLSessionConfiguration, run: BenchRun) {
         self.run = run
+        pace = Mutex(run.arguments.consumeRate.map { ConsumerPace(bytesPerSecond: $0) })
         super.init()
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
     }
@@ -58,6 +63,7 @@ final class StreamingFetcher: NSObject, URLSessionFetcher, URLSessionDataDelegat
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         run.sink.write(contentsOf: data)
         pending.withLock { $0[dataTask.taskIdentifier]?.bytes += data.count }
+        sleepNanoseconds(pace.withLock { $0?.delay(afterConsuming: data.count) ?? 0 })
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

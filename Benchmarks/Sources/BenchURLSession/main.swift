@@ -8,7 +8,9 @@ import FoundationNetworking
 //   bench-urlsession --mode sync|async --url URL --requests N --concurrency C …
 // sync: the classic pattern, dataTask + DispatchSemaphore per request, from worker threads
 // (C of them); async: C child tasks each awaiting data(for:).
-// With --stream, bodies arrive through a data delegate and go straight to --output.
+// With --stream, bodies arrive through a data delegate and go straight to --output (paced with
+// --consume-rate); with --transfer download, a downloadTask's file is moved to --output; with
+// --upload PATH, an uploadTask(with:fromFile:) POSTs the file.
 //
 // FoundationNetworking on Linux trusts only the system CA bundle (it reads no per-session CA), so
 // --cacert cannot be applied here: run.sh bind-mounts the test CA over the system bundle in a
@@ -16,7 +18,7 @@ import FoundationNetworking
 
 let arguments = BenchArguments.fromCommandLine(choiceFlag: ("--mode", ["sync", "async"]))
 let mode = arguments.choice ?? "sync"
-let run = BenchRun(client: "urlsession-\(mode)", arguments: arguments)
+let run = BenchRun(client: arguments.transfer == .download ? "urlsession-download" : "urlsession-\(mode)", arguments: arguments)
 
 let configuration = URLSessionConfiguration.default
 configuration.httpMaximumConnectionsPerHost = arguments.concurrency
@@ -27,11 +29,22 @@ guard let url = URL(string: arguments.url) else {
     standardError("invalid --url \(arguments.url)")
     exit(2)
 }
-let request = URLRequest(url: url)
+let request = {
+    var request = URLRequest(url: url)
+    if arguments.upload != nil { request.httpMethod = "POST" }
+    return request
+}()
 
 let fetcher: any URLSessionFetcher =
-    arguments.stream
-    ? StreamingFetcher(configuration: configuration, run: run) : CompletionFetcher(configuration: configuration, run: run)
+    if let file = arguments.upload {
+        UploadFetcher(configuration: configuration, run: run, file: file)
+    } else if arguments.stream, arguments.transfer == .download {
+        DownloadFetcher(configuration: configuration, run: run)
+    } else if arguments.stream {
+        StreamingFetcher(configuration: configuration, run: run)
+    } else {
+        CompletionFetcher(configuration: configuration, run: run)
+    }
 
 if mode == "async" {
     run.measure {
