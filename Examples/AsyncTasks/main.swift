@@ -1,4 +1,5 @@
-// Async/await requests in a task group, multiplexed over one HTTP/2 connection.
+// Async/await requests in a task group, multiplexed over one HTTP/2 connection; then, against
+// the embedded server, a download that is cut, resumed, streamed and uploaded again.
 //
 //   swift run AsyncTasks            against the embedded loopback server over TLS (no network)
 //   swift run AsyncTasks <baseURL>  against your own server (its /delay/<ms> path)
@@ -6,7 +7,7 @@ import CurlBridge
 import CurlBridgeTestServer
 import Foundation
 
-func run(configuration: Configuration) async {
+func run(configuration: Configuration, transfers: Bool) async {
     let transport = Transport(configuration: configuration)
     let client = AsyncClient(transport: transport)
     let clock = ContinuousClock()
@@ -39,17 +40,19 @@ func run(configuration: Configuration) async {
     try? await Task.sleep(for: .milliseconds(100))
     slow.cancel()
     if case .failure(let error as RequestError) = await slow.result { print("cancelled task: \(error.code)") }
+    if transfers { await demonstrateTransfers(client) }
     await transport.shutdown()
 }
 
 if let argument = CommandLine.arguments.dropFirst().first, let url = URL(string: argument) {
-    await run(configuration: Configuration(baseURL: url))
+    await run(configuration: Configuration(baseURL: url), transfers: false)
 } else {
     do {
         let server = try await TestServer.start()
         print("embedded server at \(server.httpsURL)")
         await run(configuration: Configuration(
-            baseURL: server.httpsURL, tls: TLSConfiguration(trustedCertificatesPEM: TestServer.certificateAuthorityPEM)))
+            baseURL: server.httpsURL, tls: TLSConfiguration(trustedCertificatesPEM: TestServer.certificateAuthorityPEM)),
+            transfers: true)
         try await server.shutdown()
     } catch {
         print("the embedded server did not start: \(error)")
