@@ -27,23 +27,23 @@ import Testing
     }
 
     @Test func transferWaitingForAConnectionIsNotIdle() async throws {
-        // One connection per host: the second request waits ~2.5 s for it, far longer than its 1 s
+        // One connection per host: the second request waits ~5 s for it, far longer than its 2 s
         // idle limit; the idle clock must start only once it is connected. (The loop re-arms a
-        // waiting transfer's idle clock at each idle check, not when it connects: 2.5 s puts the
-        // hand-over halfway between two checks, so that a late check cannot land right on it.)
+        // waiting transfer's idle clock at each idle check, not when it connects: 5 s puts the
+        // hand-over halfway between two checks, leaving the answer a second to arrive.)
         let transport = Fixture.transport(try await Fixture.server()) { $0.connectionLimits.perHost = 1 }
         let (firstOutcome, first) = AsyncStream<Result<Response, RequestError>>.makeStream()
         let (secondOutcome, second) = AsyncStream<Result<Response, RequestError>>.makeStream()
-        transport.start(.get("delay/2500"), events: TransferEvents { first.yield($0) })
+        transport.start(.get("delay/5000"), events: TransferEvents { first.yield($0) })
         // Queued the moment the first is in curl, so it is the one left waiting, and from the
         // watching thread, so a starved test task cannot start it after the first has finished.
         try await transport.waitUntilInFlight(1, then: {
-            transport.start(Request.get("delay/0").timeout(idle: .seconds(1)), events: TransferEvents { second.yield($0) })
+            transport.start(Request.get("delay/0").timeout(idle: .seconds(2)), events: TransferEvents { second.yield($0) })
         })
         let holder = try #require(await firstOutcome.first { _ in true }).get()
         let waiter = try #require(await secondOutcome.first { _ in true }).get()
         #expect(holder.status == .ok && waiter.status == .ok)
-        #expect(waiter.metrics.total > .seconds(1))  // it waited longer than its idle limit
+        #expect(waiter.metrics.total > .seconds(2))  // it waited longer than its idle limit
         #expect(try waiter.echo().connectionID == holder.echo().connectionID)
     }
 
