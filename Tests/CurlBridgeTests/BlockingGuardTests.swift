@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The blocking client refuses to wait where waiting freezes or deadlocks, and only there.
-@Suite struct BlockingGuardTests {
+@Suite(.hangGuard) struct BlockingGuardTests {
     @Test func blockingCallInsideATaskIsRefused() async throws {
         let listener = try SilentListener()
         let client = BlockingClient(transport: Transport())
@@ -60,7 +60,7 @@ import Testing
 
 /// The cases that need a process of their own: the main queue served after `dispatchMain()`
 /// (off the main thread on Linux), and resource accounting without other tests running.
-@Suite struct ProbeProcessTests {
+@Suite(.hangGuard) struct ProbeProcessTests {
     /// Runs the probe executable built beside the tests and returns its output lines.
     func runProbe(_ arguments: String...) async throws -> [String] {
         // The test binary sits in the build products directory, beside the executables.

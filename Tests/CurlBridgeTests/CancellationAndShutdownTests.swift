@@ -4,20 +4,45 @@ import Foundation
 import Synchronization
 import Testing
 
-@Suite struct CancellationAndShutdownTests {
+@Suite(.hangGuard) struct CancellationAndShutdownTests {
     @Test func cancellingTheTaskCancelsTheTransfer() async throws {
         let client = AsyncClient(transport: Fixture.transport(try await Fixture.server()))
         let transport = client.transport
         let task = Task { () async throws(RequestError) -> Response in try await client.send(.get("never-respond")) }
         try await transport.waitUntilInFlight(1)
-        let clock = ContinuousClock()
-        let started = clock.now
         task.cancel()
-        let error = await task.result.failure as? RequestError
-        let latency = clock.now - started
-        #expect(error?.code == .cancelled)
-        print("async cancellation latency: \(latency)")
-        #expect(latency < .seconds(2))  // a hang guard, not a benchmark
+        #expect((await task.result.failure as? RequestError)?.code == .cancelled)
+        #expect(transport.inFlightCount == 0)
+        // How soon: cancelEndsTheTransferWithoutWaitingForTheServer, timed where only the library runs.
+    }
+
+    @Test func cancelEndsTheTransferWithoutWaitingForTheServer() async throws {
+        let transport = Fixture.transport(try await Fixture.server())
+        let completedAt = Mutex<ContinuousClock.Instant?>(nil)
+        let (steps, step) = AsyncStream<TransferStep>.makeStream()
+        var events = TransferEvents { outcome in
+            completedAt.withLock { $0 = .now }  // stamped inside the completion event
+            step.yield(.completed(outcome))
+        }
+        events.onResponseHead = { _ in
+            step.yield(.head)
+            return nil
+        }
+        // The head at once, then one byte an hour later: only the cancel can end it (were the
+        // cancel lost, the 60 s idle timeout would, failing the code check).
+        let handle = try #require(transport.start(.get("drip?bytes=1&interval=3600000"), events: events))
+        var progress = steps.makeAsyncIterator()
+        try #require(await progress.next() == .head)
+        // Mid-response, from another thread while the loop sleeps in curl_multi_poll, as a task's
+        // cancellation handler does. However late this task got here, the clock starts only now.
+        let cancelledAt = ContinuousClock.now
+        handle.cancel()
+        let outcome = try #require(await progress.next()?.outcome)
+        #expect(outcome.failure?.code == .cancelled)
+        #expect(transport.inFlightCount == 0)
+        let latency = try #require(completedAt.withLock { $0 }) - cancelledAt
+        // A hang guard, not a benchmark: the loop applies a cancel on the turn its wake-up starts.
+        #expect(latency < .seconds(5), "\(latency) from cancel() to the completion event")
     }
 
     @Test func cancelledTaskFailsWithoutSending() async throws {
@@ -50,7 +75,12 @@ import Testing
                 }
             }
         }
-        try await Task.sleep(for: .milliseconds(200))  // room for a wrong second callback to show up
+        // One more request through the same client: the loop applied every cancel above before
+        // starting it, and the serial completion queue runs its handler after any handler those
+        // produced, so a wrong second callback would be counted by now.
+        await withCheckedContinuation { (drained: CheckedContinuation<Void, Never>) in
+            client.send(.get("echo")) { _ in drained.resume() }
+        }
         #expect(calls.withLock { $0 }.allSatisfy { $0 == 1 })
         let (succeeded, cancelled) = outcomes.withLock { $0 }
         #expect(succeeded + cancelled == rounds)
@@ -72,11 +102,18 @@ import Testing
     @Test(arguments: ClientStyle.allCases)
     func shutdownFinishesInFlightThenRefusesNewRequests(style: ClientStyle) async throws {
         let transport = Fixture.transport(try await Fixture.server())
-        // 2 s in flight: long enough that a starved test task still finds it running.
         async let inFlight = style.send(.get("delay/2000"), through: transport)
-        try await transport.waitUntilInFlight(1)
-        await transport.shutdown()
+        let (closings, closed) = AsyncStream<Void>.makeStream()
+        let inFlightAsShutdownBegan = Mutex(0)
+        // Shut down from the watching thread the moment the request is in flight: its 2 s on the
+        // server then outlast any delay short of a frozen machine, where a test task may wait seconds.
+        try await transport.waitUntilInFlight(1, then: {
+            transport.shutdown { closed.yield() }
+            inFlightAsShutdownBegan.withLock { $0 = transport.inFlightCount }
+        })
         #expect(try await inFlight.get().status == .ok)
+        #expect(inFlightAsShutdownBegan.withLock { $0 } == 1)  // so it really was in flight
+        await closings.first { _ in true }
         let error = await style.send(.get("echo"), through: transport).failure
         #expect(error?.code == .transportShutDown)
         await transport.shutdown()  // a second shutdown returns at once

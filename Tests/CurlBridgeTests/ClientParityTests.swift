@@ -5,7 +5,7 @@ import HTTPTypes
 import Testing
 
 /// The same request gives the same `Response` or `RequestError` in all three styles.
-@Suite struct ClientParityTests {
+@Suite(.hangGuard) struct ClientParityTests {
     /// A response without what legitimately differs between two sends: timings, ports, dates, and
     /// the connection number the echo route reports (and so the echo's length).
     struct Comparable: Equatable {
@@ -88,7 +88,7 @@ import Testing
 }
 
 /// Requests refused for bad input fail before anything reaches the network.
-@Suite struct BadInputTests {
+@Suite(.hangGuard) struct BadInputTests {
     static let cases: [(String, RequestError.Code, @Sendable (String) -> Request)] = [
         ("CR/LF in a header value", .invalidHeader, { Request.get($0).header("X-Inject", "a\r\nEvil: 1") }),
         ("LF in a header value", .invalidHeader, { Request.get($0).header("X-Inject", "a\nb") }),

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `curlDescription` is a command the real curl CLI can run to send the very same request.
-@Suite struct CurlDescriptionTests {
+@Suite(.hangGuard) struct CurlDescriptionTests {
     static let requests: [(String, Request)] = [
         ("get with query and headers", Request.get("echo/a").query("q", "a b&c").header("X-Trace", "it's 1").header("X-Empty", "")),
         ("json post", Request.post("echo").json(["name": "Ada", "quote": "don't"])),

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A disk that fills up mid-download, simulated in a child process by a 1 MiB file size limit.
-@Suite struct DiskFullTests {
+@Suite(.hangGuard) struct DiskFullTests {
     @Test func fullDiskIsFileIOAndLeavesTheUsersFileAndNoPartialFile() async throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }

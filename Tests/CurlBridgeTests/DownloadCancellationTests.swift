@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// Cancelling a download produces resume data in every style, and resuming completes the file.
-@Suite struct DownloadCancellationTests {
+@Suite(.hangGuard) struct DownloadCancellationTests {
     /// The server sends this many bytes of the resource, then stalls until the client gives up.
     static let sentBeforeStall = 300_000
     static let resourceLength = 1_000_000

@@ -5,7 +5,7 @@ import Testing
 
 /// Downloads to a file in every style: atomic, verified, limited, and never touching the user's
 /// file on failure.
-@Suite struct DownloadTests {
+@Suite(.hangGuard) struct DownloadTests {
     @Test(arguments: ClientStyle.allCases, [false, true])
     func bodyGoesToTheDestinationAndNothingElseRemains(style: ClientStyle, tls: Bool) async throws {
         let transport = Fixture.transport(try await Fixture.server(), tls: tls)

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The URL-encoded form encoder, its options, and parameter placement.
-@Suite struct FormEncodingTests {
+@Suite(.hangGuard) struct FormEncodingTests {
     struct Profile: Encodable {
         var name = "Ada Lovelace"
         var tags = ["math", "engines"]

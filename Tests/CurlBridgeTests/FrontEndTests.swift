@@ -5,7 +5,7 @@ import HTTPTypes
 import Testing
 
 /// Behaviour every client must show identically, run once per style against the loopback server.
-@Suite struct FrontEndTests {
+@Suite(.hangGuard) struct FrontEndTests {
     @Test(arguments: ClientStyle.allCases, ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "PROPFIND"])
     func methodReachesTheServer(style: ClientStyle, method: String) async throws {
         let transport = Fixture.transport(try await Fixture.server())
@@ -141,8 +141,8 @@ import Testing
 
     @Test(arguments: ClientStyle.allCases)
     func refusedConnectionIsReported(style: ClientStyle) async throws {
-        let port: Int
-        do { port = try SilentListener().port }  // bound, then closed: nothing listens there now
+        let refusing = try RefusingPort()  // held, so no other test's listener can take the port
+        let port = refusing.port
         let transport = Transport()
         let error = await style.send(.get("http://127.0.0.1:\(port)/"), through: transport).failure
         #expect(error?.code == .connectFailed)

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Multipart bodies sent through curl's MIME API and parsed by multipart-kit on the server.
-@Suite struct MultipartTests {
+@Suite(.hangGuard) struct MultipartTests {
     /// A temporary file with `count` pattern bytes; removed by the caller.
     static func temporaryFile(count: Int) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("curlbridge-\(UUID().uuidString).bin")

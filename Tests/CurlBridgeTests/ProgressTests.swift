@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// Progress reports: throttled where curl reports them, final at completion, in order everywhere.
-@Suite struct ProgressTests {
+@Suite(.hangGuard) struct ProgressTests {
     @Test func reportsAreAtLeastFiftyMillisecondsApartAndTheLastIsExact() async throws {
         let transport = Fixture.transport(try await Fixture.server())
         // Timestamps taken inside the transport's own event, not where a test task gets to run.

@@ -5,7 +5,7 @@ import HTTPTypes
 import Testing
 
 /// Validation and decoding, with the same outcome whichever client fetched the response.
-@Suite struct ResponseHandlingTests {
+@Suite(.hangGuard) struct ResponseHandlingTests {
     /// A request for a 200 "ok" response with the given `Content-Type`.
     static func serving(_ contentType: String) -> Request {
         Request.get("response-headers").query("Content-Type", contentType)

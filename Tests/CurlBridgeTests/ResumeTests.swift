@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Failed and cancelled downloads keep their bytes and resume to a byte-identical file.
-@Suite struct ResumeTests {
+@Suite(.hangGuard) struct ResumeTests {
     @Test(arguments: ClientStyle.allCases, [false, true])
     func truncatedDownloadResumesToAByteIdenticalFile(style: ClientStyle, tls: Bool) async throws {
         let transport = Fixture.transport(try await Fixture.server(), tls: tls)

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// Streamed responses: head first, body as it arrives, bounded memory, cancellation.
-@Suite struct StreamingTests {
+@Suite(.hangGuard) struct StreamingTests {
     @Test(arguments: ClientStyle.allCases, [false, true])
     func headThenEveryByteThroughASmallBuffer(style: ClientStyle, tls: Bool) async throws {
         let transport = Fixture.transport(try await Fixture.server(), tls: tls)

@@ -7,7 +7,7 @@ import Testing
 
 /// The test server's routes for downloads, resumes and uploads: `/resource/N` (versioned,
 /// validated, range-capable, cuttable) and `/upload-sink` (counts and hashes a body it does not keep).
-@Suite struct TestServerRoutesTests {
+@Suite(.hangGuard) struct TestServerRoutesTests {
     /// How a test reaches the server.
     enum Wire: String, CaseIterable, CustomStringConvertible {
         /// Plaintext HTTP/1.1.

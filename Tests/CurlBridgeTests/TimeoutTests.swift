@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Each timeout kind is reported as itself, in every style.
-@Suite struct TimeoutTests {
+@Suite(.hangGuard) struct TimeoutTests {
     @Test(arguments: ClientStyle.allCases)
     func stalledTLSHandshakeIsAConnectTimeout(style: ClientStyle) async throws {
         let server = try await Fixture.server()
@@ -25,7 +25,8 @@ import Testing
     @Test(arguments: ClientStyle.allCases)
     func stallMidBodyIsAnIdleTimeout(style: ClientStyle) async throws {
         let transport = Fixture.transport(try await Fixture.server())
-        let request = Request.get("drip?bytes=3&interval=2000").timeout(idle: .milliseconds(400))
+        // A byte every 10 s: the stall outlasts any scheduling delay, and the test still ends at 400 ms.
+        let request = Request.get("drip?bytes=3&interval=10000").timeout(idle: .milliseconds(400))
         #expect(await style.send(request, through: transport).failure?.code == .idleTimedOut)
     }
 
@@ -42,8 +43,11 @@ import Testing
     @Test(arguments: ClientStyle.allCases)
     func configurationTimeoutAppliesAndTheRequestCanExtendIt(style: ClientStyle) async throws {
         let transport = Fixture.transport(try await Fixture.server()) { $0.timeouts.idle = .milliseconds(250) }
-        #expect(await style.send(.get("delay/600"), through: transport).failure?.code == .idleTimedOut)
-        let extended = Request.get("delay/600").timeout(idle: .seconds(5))
+        // Silent for 5 s, not 600 ms: the loop must get the CPU to notice the 250 ms limit passing
+        // before the answer comes, and the test still ends at 250 ms.
+        #expect(await style.send(.get("delay/5000"), through: transport).failure?.code == .idleTimedOut)
+        // 30 s: room for a loaded machine's delays costs nothing when the answer comes after 600 ms.
+        let extended = Request.get("delay/600").timeout(idle: .seconds(30))
         #expect(try await style.send(extended, through: transport).get().status == .ok)
     }
 }

@@ -5,14 +5,12 @@ import Synchronization
 import Testing
 
 /// The transport's own primitive and pool: events, pause/resume, multiplexing and limits.
-@Suite struct TransportTests {
+@Suite(.hangGuard) struct TransportTests {
     @Test func concurrentRequestsMultiplexOnOneHTTP2Connection() async throws {
         let transport = Fixture.transport(try await Fixture.server(), tls: true)
-        let client = AsyncClient(transport: transport)
-        let responses = try await withThrowingTaskGroup(of: Response.self) { group in
-            for _ in 0..<12 { group.addTask { try await client.send(.get("delay/300")) } }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
+        // Started together, all twelve are waiting while the one connection is still being set up.
+        let outcomes = await transport.startTogether(Array(repeating: .get("delay/300"), count: 12))
+        let responses = try outcomes.map { try $0.get() }
         #expect(responses.allSatisfy { $0.httpVersion == .http2 })
         #expect(Set(try responses.map { try $0.echo().connectionID }).count == 1)
         #expect(Set(responses.map(\.metrics.localPort)).count == 1)
@@ -21,28 +19,32 @@ import Testing
 
     @Test func perHostLimitCapsHTTP1Connections() async throws {
         let transport = Fixture.transport(try await Fixture.server()) { $0.connectionLimits.perHost = 2 }
-        let client = AsyncClient(transport: transport)
-        let responses = try await withThrowingTaskGroup(of: Response.self) { group in
-            for _ in 0..<6 { group.addTask { try await client.send(.get("delay/500")) } }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
-        // Six overlapping requests: two connections (one, if a slow machine served them one by one).
-        #expect((1...2).contains(Set(try responses.map { try $0.echo().connectionID }).count))
+        // Started together, six requests of 500 ms each overlap whatever the task scheduling: the
+        // first two get a connection each, the other four wait for one of those.
+        let outcomes = await transport.startTogether(Array(repeating: .get("delay/500"), count: 6))
+        let responses = try outcomes.map { try $0.get() }
+        #expect(Set(try responses.map { try $0.echo().connectionID }).count == 2)
     }
 
     @Test func transferWaitingForAConnectionIsNotIdle() async throws {
-        // One connection per host: the second request waits ~1.5 s for it, longer than its idle
-        // limit; the idle clock must start only once it is connected.
-        // The callback client submits synchronously, so the first request is queued in curl before
-        // the second whatever the task scheduling.
+        // One connection per host: the second request waits ~5 s for it, far longer than its 2 s
+        // idle limit; the idle clock must start only once it is connected. (The loop re-arms a
+        // waiting transfer's idle clock at each idle check, not when it connects: 5 s puts the
+        // hand-over halfway between two checks, leaving the answer a second to arrive.)
         let transport = Fixture.transport(try await Fixture.server()) { $0.connectionLimits.perHost = 1 }
-        let (firstOutcome, delivery) = AsyncStream<Result<Response, RequestError>>.makeStream()
-        CallbackClient(transport: transport).send(.get("delay/1500")) { delivery.yield($0) }
-        let second = try await AsyncClient(transport: transport).send(Request.get("delay/0").timeout(idle: .milliseconds(700)))
-        let first = try #require(await firstOutcome.first { _ in true }).get()
-        #expect(second.status == .ok && first.status == .ok)
-        #expect(second.metrics.total > .milliseconds(1000))  // it really waited for the connection
-        #expect(try second.echo().connectionID == first.echo().connectionID)
+        let (firstOutcome, first) = AsyncStream<Result<Response, RequestError>>.makeStream()
+        let (secondOutcome, second) = AsyncStream<Result<Response, RequestError>>.makeStream()
+        transport.start(.get("delay/5000"), events: TransferEvents { first.yield($0) })
+        // Queued the moment the first is in curl, so it is the one left waiting, and from the
+        // watching thread, so a starved test task cannot start it after the first has finished.
+        try await transport.waitUntilInFlight(1, then: {
+            transport.start(Request.get("delay/0").timeout(idle: .seconds(2)), events: TransferEvents { second.yield($0) })
+        })
+        let holder = try #require(await firstOutcome.first { _ in true }).get()
+        let waiter = try #require(await secondOutcome.first { _ in true }).get()
+        #expect(holder.status == .ok && waiter.status == .ok)
+        #expect(waiter.metrics.total > .seconds(2))  // it waited longer than its idle limit
+        #expect(try waiter.echo().connectionID == holder.echo().connectionID)
     }
 
     @Test func eventsArriveInOrderAndCompletionExactlyOnce() async throws {
@@ -75,6 +77,7 @@ import Testing
             finished.withLock { $0 = continuation }
             transport.start(.get("bytes/200000"), events: events)
         }
+        await transport.drainEvents()  // a wrong second completion would be logged by now
         let entries = log.withLock { $0 }
         #expect(entries.first == "head 200 200000")
         #expect(entries.last == "complete 200")
@@ -87,44 +90,65 @@ import Testing
         let transport = Fixture.transport(try await Fixture.server())
         let collected = Mutex(Data())
         let pausedOnce = Mutex(false)
-        // Paused for 4 s against a 3 s idle limit: the pause must not count as idle.
-        let request = Request.get("bytes/300000").timeout(idle: .seconds(3))
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Response, RequestError>, Never>) in
-            let handle = Mutex<TransferHandle?>(nil)
-            var events = TransferEvents { continuation.resume(returning: $0) }
-            events.onBodyChunk = { chunk in
-                // Refuse the first chunk: it must come back after resume, not be lost or doubled.
-                let isFirst = pausedOnce.withLock { paused in
-                    defer { paused = true }
-                    return !paused
-                }
-                if isFirst {
-                    DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(4)) {
-                        handle.withLock { $0 }?.resume()
-                    }
-                    return .pause
-                }
-                collected.withLock { $0.append(contentsOf: chunk) }
-                return .accept
+        let (steps, step) = AsyncStream<TransferStep>.makeStream()
+        var events = TransferEvents { step.yield(.completed($0)) }
+        events.onBodyChunk = { chunk in
+            // Refuse the first chunk: it must come back after resume, not be lost or doubled.
+            let isFirst = pausedOnce.withLock { wasPaused in
+                defer { wasPaused = true }
+                return !wasPaused
             }
-            handle.withLock { $0 = transport.start(request, events: events) }
+            if isFirst {
+                step.yield(.paused)
+                return .pause
+            }
+            collected.withLock { $0.append(contentsOf: chunk) }
+            return .accept
         }
-        #expect(try result.get().status == .ok)
+        let handle = try #require(transport.start(Request.get("bytes/300000").timeout(idle: .seconds(3)), events: events))
+        var progress = steps.makeAsyncIterator()
+        try #require(await progress.next() == .paused)
+        #expect(await Self.idleLimitPassed(.seconds(3), on: transport) == .idleTimedOut)
+        handle.resume()
+        let outcome = try #require(await progress.next()?.outcome)
+        #expect(try outcome.get().status == .ok)
         #expect(collected.withLock { $0 } == Data((0..<300_000).map { UInt8($0 % 251) }))
     }
 
     @Test func pauseAndResumeThroughTheHandle() async throws {
         let transport = Fixture.transport(try await Fixture.server())
-        let chunks = Mutex(0)
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Response, RequestError>, Never>) in
-            var events = TransferEvents { continuation.resume(returning: $0) }
-            events.onBodyChunk = { _ in chunks.withLock { $0 += 1 }; return .accept }
-            let handle = transport.start(Request.get("drip?bytes=6&interval=50").timeout(idle: .seconds(3)), events: events)
-            handle?.pause()
-            DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(4)) { handle?.resume() }
+        let received = Mutex(0)
+        let handle = Mutex<TransferHandle?>(nil)
+        let (steps, step) = AsyncStream<TransferStep>.makeStream()
+        var events = TransferEvents { step.yield(.completed($0)) }
+        events.onResponseHead = { _ in
+            // Paused from inside the transfer, so surely before its six bytes (200 ms apart) are in.
+            // `start` stores the handle under the lock, so it is there by the time this can run.
+            handle.withLock { $0 }?.pause()
+            step.yield(.head)
+            return nil
         }
-        #expect(try result.get().status == .ok)
-        #expect(chunks.withLock { $0 } >= 1)
+        events.onBodyChunk = { chunk in
+            received.withLock { $0 += chunk.count }
+            return .accept
+        }
+        handle.withLock { $0 = transport.start(Request.get("drip?bytes=6&interval=200").timeout(idle: .seconds(3)), events: events) }
+        var progress = steps.makeAsyncIterator()
+        try #require(await progress.next() == .head)
+        #expect(await Self.idleLimitPassed(.seconds(3), on: transport) == .idleTimedOut)
+        #expect(received.withLock { $0 } < 6)  // still paused, not finished
+        handle.withLock { $0 }?.resume()
+        let outcome = try #require(await progress.next()?.outcome)
+        #expect(try outcome.get().status == .ok)
+        #expect(received.withLock { $0 } == 6)
+    }
+
+    /// Waits, without a sleep, until the loop has checked idle transfers past the deadlines of
+    /// those that last moved before this call, were they not paused: a request with the same idle
+    /// limit that starts now and never gets an answer times out only on such a check. Returns how
+    /// that request ended (``RequestError/Code/idleTimedOut`` when all is well).
+    static func idleLimitPassed(_ limit: Duration, on transport: Transport) async -> RequestError.Code? {
+        await ClientStyle.async.send(Request.get("never-respond").timeout(idle: limit), through: transport).failure?.code
     }
 
     @Test func manyTransfersInFlightAtOnceAllComplete() async throws {

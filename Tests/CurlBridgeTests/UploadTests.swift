@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// Request bodies from files, async sequences and pull closures, in every style.
-@Suite struct UploadTests {
+@Suite(.hangGuard) struct UploadTests {
     static let payload = Data((0..<3_000_000).map { UInt8(($0 * 7) % 256) })
 
     @Test(arguments: ClientStyle.allCases, [false, true])

@@ -1,6 +1,7 @@
 @testable import CurlBridge
 import CurlBridgeTestServer
 import Foundation
+import Testing
 
 /// The loopback server shared by every test in the process, and transports that trust its CA.
 enum Fixture {
@@ -24,12 +25,42 @@ enum Fixture {
 }
 
 extension Transport {
-    /// Waits (at most 20 s) until `count` requests are in flight: a condition, not a guess at how
-    /// long a loaded machine takes to start them.
-    func waitUntilInFlight(_ count: Int) async throws {
-        for _ in 0..<2000 where inFlightCount < count {
-            try await Task.sleep(for: .milliseconds(10))
+    /// Waits until `count` requests are in flight — a condition, not a guess at how long a loaded
+    /// machine takes to start them — then runs `action` at once, on the thread that watched, so no
+    /// task scheduling comes between the two (see ``poll(within:until:then:)``).
+    ///
+    /// Fails the test at the caller's line if they are not in flight after `limit`: a hang guard
+    /// for a transport that never starts them, far beyond any healthy wait.
+    func waitUntilInFlight(
+        _ count: Int,
+        then action: @escaping @Sendable () -> Void = {},
+        limit: Duration = .seconds(60),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let started = await poll(within: limit, until: { self.inFlightCount >= count }, then: action)
+        try #require(
+            started, "\(count) request(s) should be in flight, but after \(limit) only \(inFlightCount) were",
+            sourceLocation: sourceLocation)
+    }
+
+    /// Starts `requests` back to back from the calling thread, so each is queued in the transport
+    /// microseconds after the one before (whatever the task scheduling), and returns their
+    /// outcomes in the same order.
+    func startTogether(_ requests: [Request]) async -> [Result<Response, RequestError>] {
+        let (outcomes, delivery) = AsyncStream<(index: Int, result: Result<Response, RequestError>)>.makeStream()
+        for (index, request) in requests.enumerated() {
+            start(request, events: TransferEvents { delivery.yield((index, $0)) })
         }
+        var results: [Int: Result<Response, RequestError>] = [:]
+        for await outcome in outcomes.prefix(requests.count) { results[outcome.index] = outcome.result }
+        return requests.indices.compactMap { results[$0] }
+    }
+
+    /// Sends one more request through the transport and waits for it. The loop is serial, so by
+    /// then it has delivered every event it owed to transfers started before, including any
+    /// wrong second completion: what a test checks afterwards is final, with no sleep to guess.
+    func drainEvents() async {
+        _ = await startTogether([.get("echo")])
     }
 }
 

@@ -11,25 +11,12 @@ final class SilentListener: Sendable {
     let port: Int
 
     init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
-        }
-        guard bound == 0, listen(descriptor, 16) == 0 else {
+        (descriptor, port) = try bindLoopbackSocket()
+        guard listen(descriptor, 16) == 0 else {
             close(descriptor)
             throw POSIXError(.EADDRINUSE)
         }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
         _ = fcntl(descriptor, F_SETFL, O_NONBLOCK)
-        self.descriptor = descriptor
-        self.port = Int(UInt16(bigEndian: address.sin_port))
     }
 
     deinit { close(descriptor) }
@@ -47,4 +34,39 @@ final class SilentListener: Sendable {
             count += 1
         }
     }
+}
+
+/// A port on 127.0.0.1 that refuses every connection: bound, so that no other socket (another
+/// test's listener, say) can take it while it lives, but not listening.
+final class RefusingPort: Sendable {
+    private let descriptor: Int32
+    /// The port.
+    let port: Int
+
+    init() throws {
+        (descriptor, port) = try bindLoopbackSocket()
+    }
+
+    deinit { close(descriptor) }
+}
+
+/// A TCP socket bound to 127.0.0.1 on a free port, and that port.
+private func bindLoopbackSocket() throws -> (descriptor: Int32, port: Int) {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+    }
+    guard bound == 0 else {
+        close(descriptor)
+        throw POSIXError(.EADDRINUSE)
+    }
+    _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+    }
+    return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
 }

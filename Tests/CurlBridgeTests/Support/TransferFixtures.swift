@@ -46,23 +46,18 @@ final class ProgressLog: Sendable {
     var all: [TransferProgress] { reports.withLock { $0 } }
 }
 
-/// Waits (at most 20 s) for `condition`, checking every 10 ms; fails the test with `what` if it
-/// never holds. A condition, not a guess at how long a loaded machine needs.
-func waitFor(_ what: String, _ condition: @Sendable () -> Bool) async throws {
-    for _ in 0..<2000 {
-        if condition() { return }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    Issue.record("timed out after 20 s waiting for \(what)")
-    throw WaitTimedOut()
+/// Waits until `condition` holds (see ``poll(within:until:then:)``); fails the test, naming
+/// `what`, if it still does not after a minute — a hang guard, far beyond any healthy wait.
+func waitFor(
+    _ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: @escaping @Sendable () -> Bool
+) async throws {
+    let met = await poll(within: .seconds(60), until: condition)
+    try #require(met, "timed out waiting for \(what)", sourceLocation: sourceLocation)
 }
 
-/// A condition did not hold in time.
-struct WaitTimedOut: Error {}
-
 extension Transport {
-    /// Waits (at most 20 s) until no request is in flight.
-    func waitUntilIdle() async throws {
-        try await waitFor("the transport to be idle") { self.inFlightCount == 0 }
+    /// Waits until no request is in flight.
+    func waitUntilIdle(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await waitFor("the transport to be idle", sourceLocation: sourceLocation) { self.inFlightCount == 0 }
     }
 }
