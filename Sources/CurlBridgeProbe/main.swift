@@ -104,7 +104,12 @@ func probeResources(server: TestServer) -> Never {
         Thread.sleep(forTimeInterval: 0.03)
         descriptorsAfter = count("/proc/self/fd")
     }
-    print("resources requests=300 failures=\(failures) fdBefore=\(descriptorsBefore) fdAfter=\(descriptorsAfter) threadsBefore=\(threadsBefore) threadsAfter=\(count("/proc/self/task"))")
+    var threadsAfter = count("/proc/self/task")
+    for _ in 0..<100 where threadsAfter > threadsBefore {  // worker threads finish exiting
+        Thread.sleep(forTimeInterval: 0.03)
+        threadsAfter = count("/proc/self/task")
+    }
+    print("resources requests=300 failures=\(failures) fdBefore=\(descriptorsBefore) fdAfter=\(descriptorsAfter) threadsBefore=\(threadsBefore) threadsAfter=\(threadsAfter)")
     exit(0)
 }
 

@@ -80,6 +80,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     // Queue-confined state (see the type's comment).
     /// Transfers in flight, by number; holding them here keeps curl's callback pointers valid.
     private var transfers: [UInt64: CurlTransfer] = [:]
+    /// The transfers among them whose body consumer wants a flush after each turn.
+    private var flushedTransfers: [UInt64: CurlTransfer] = [:]
     /// The earliest moment an idle timeout could expire, in `MonotonicClock` nanoseconds.
     private var nextIdleCheck: UInt64?
 
@@ -213,6 +215,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         var running: Int32 = 0
         let performed = curl_multi_perform(multi, &running)
         if performed != CURLM_OK { failAll(performed, during: "curl_multi_perform") }
+        for transfer in flushedTransfers.values { transfer.flushBody() }
         completeFinishedTransfers()
         expireIdleTransfers()
         return true
@@ -301,6 +304,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             return
         }
         transfers[id] = transfer
+        if events.onBodyFlush != nil { flushedTransfers[id] = transfer }
         inFlight.add(1, ordering: .relaxed)
         scheduleIdleCheck(for: transfer)
     }
@@ -310,6 +314,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         transfer.reportFinalProgress()
         curl_multi_remove_handle(multi, transfer.easy.raw)
         transfers[transfer.id] = nil
+        flushedTransfers[transfer.id] = nil
         inFlight.subtract(1, ordering: .relaxed)
         transfer.events.onComplete(outcome)
     }
@@ -331,7 +336,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Makes sure the loop looks at `transfer` no later than its idle deadline.
     private func scheduleIdleCheck(for transfer: CurlTransfer) {
         guard let idle = transfer.request.idleTimeoutNanoseconds else { return }
-        let deadline = transfer.lastActivity &+ idle
+        let deadline = transfer.idleSince &+ idle
         nextIdleCheck = min(nextIdleCheck ?? deadline, deadline)
     }
 
@@ -348,7 +353,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                 // Waiting for a connection or connecting: the idle clock starts once connected.
                 transfer.noteActivity()
                 scheduleIdleCheck(for: transfer)
-            } else if now - min(now, transfer.lastActivity) >= idle {
+            } else if now - min(now, transfer.idleSince) >= idle {
                 finish(transfer, .failure(RequestError(
                     .idleTimedOut, "no byte was sent or received for \(idle / 1_000_000) ms",
                     method: transfer.request.method, url: transfer.request.url)))

@@ -25,6 +25,8 @@ final class CurlTransfer {
     private var headDelivered = false
     /// When a byte last moved (`MonotonicClock` nanoseconds), for the idle timeout.
     private(set) var lastActivity: UInt64
+    /// Whether the body consumer accepted bytes since ``flushBody()`` last ran.
+    private var hasUnflushedBody = false
     /// Whether receiving is paused, by the body consumer or the handle.
     private var isReceivePaused = false
     /// Whether sending is paused, waiting for a body stream's producer.
@@ -43,6 +45,16 @@ final class CurlTransfer {
     /// the idle timeout, applies.
     var hasConnected: Bool { easy.info(offset: CURLINFO_PRETRANSFER_TIME_T) > 0 }
 
+    /// When the transfer began (`MonotonicClock` nanoseconds); curl's own timings count from about then.
+    private let startedAt: UInt64
+
+    /// When the idle clock last started: the last byte moved, or the connection completing
+    /// (curl's pre-transfer moment), whichever is later.
+    var idleSince: UInt64 {
+        let connectedAfter = UInt64(max(0, easy.info(offset: CURLINFO_PRETRANSFER_TIME_T))) &* 1000
+        return max(lastActivity, startedAt &+ connectedAfter)
+    }
+
     /// Restarts the idle clock.
     func noteActivity() {
         lastActivity = MonotonicClock.now
@@ -57,6 +69,7 @@ final class CurlTransfer {
         self.events = events
         self.easy = try CurlEasyHandle()
         self.lastActivity = MonotonicClock.now
+        self.startedAt = lastActivity
         self.bodyReader = try RequestBodyReader(request.body)
         try options.apply(to: easy, url: request.url)
         try configureRequest()
@@ -164,6 +177,7 @@ final class CurlTransfer {
         if let consumer = events.onBodyChunk {
             switch consumer(bytes) {
             case .accept:
+                hasUnflushedBody = true
                 return bytes.count
             case .pause:
                 isReceivePaused = true
@@ -251,6 +265,13 @@ final class CurlTransfer {
     }
 
     private static let progressIntervalNanoseconds = UInt64(TransferProgress.minimumInterval.roundedUpMilliseconds) * 1_000_000
+
+    /// Tells the consumer that this turn's body bytes are all in (``TransferEvents/onBodyFlush``).
+    func flushBody() {
+        guard hasUnflushedBody else { return }
+        hasUnflushedBody = false
+        events.onBodyFlush?()
+    }
 
     /// Reports the final counts, just before the outcome.
     func reportFinalProgress() {

@@ -22,6 +22,9 @@ public struct ResponseBody: AsyncSequence, Sendable {
         lifetime = StreamLifetime(buffer: buffer)
     }
 
+    /// Whether the transfer is paused in curl because unread bytes fill the buffer.
+    var isWaitingForRoom: Bool { lifetime.buffer.isPausedForRoom }
+
     /// Returns the iterator.
     public func makeAsyncIterator() -> Iterator {
         Iterator(lifetime: lifetime)

@@ -39,6 +39,9 @@ public final class ResponseBodyReader: Sendable {
         state.withLock { $0.head } ?? ResponseHead(status: .ok, headerFields: [:], httpVersion: .http1_1)
     }
 
+    /// Whether the transfer is paused in curl because unread bytes fill the buffer.
+    var isWaitingForRoom: Bool { buffer.isPausedForRoom }
+
     /// Waits for the head; throws the transfer's error when it failed first.
     func readHead() throws(RequestError) {
         switch nextItem() {
