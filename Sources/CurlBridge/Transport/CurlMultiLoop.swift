@@ -80,8 +80,6 @@ final class CurlMultiLoop: @unchecked Sendable {
     // Queue-confined state (see the type's comment).
     /// Transfers in flight, by number; holding them here keeps curl's callback pointers valid.
     private var transfers: [UInt64: CurlTransfer] = [:]
-    /// The transfers among them whose body consumer wants a flush after each turn.
-    private var flushedTransfers: [UInt64: CurlTransfer] = [:]
     /// The earliest moment an idle timeout could expire, in `MonotonicClock` nanoseconds.
     private var nextIdleCheck: UInt64?
 
@@ -215,7 +213,6 @@ final class CurlMultiLoop: @unchecked Sendable {
         var running: Int32 = 0
         let performed = curl_multi_perform(multi, &running)
         if performed != CURLM_OK { failAll(performed, during: "curl_multi_perform") }
-        for transfer in flushedTransfers.values { transfer.flushBody() }
         completeFinishedTransfers()
         expireIdleTransfers()
         return true
@@ -304,7 +301,6 @@ final class CurlMultiLoop: @unchecked Sendable {
             return
         }
         transfers[id] = transfer
-        if events.onBodyFlush != nil { flushedTransfers[id] = transfer }
         inFlight.add(1, ordering: .relaxed)
         scheduleIdleCheck(for: transfer)
     }
@@ -314,7 +310,6 @@ final class CurlMultiLoop: @unchecked Sendable {
         transfer.reportFinalProgress()
         curl_multi_remove_handle(multi, transfer.easy.raw)
         transfers[transfer.id] = nil
-        flushedTransfers[transfer.id] = nil
         inFlight.subtract(1, ordering: .relaxed)
         transfer.events.onComplete(outcome)
     }

@@ -25,8 +25,6 @@ final class CurlTransfer {
     private var headDelivered = false
     /// When a byte last moved (`MonotonicClock` nanoseconds), for the idle timeout.
     private(set) var lastActivity: UInt64
-    /// Whether the body consumer accepted bytes since ``flushBody()`` last ran.
-    private var hasUnflushedBody = false
     /// Whether receiving is paused, by the body consumer or the handle.
     private var isReceivePaused = false
     /// Whether sending is paused, waiting for a body stream's producer.
@@ -177,7 +175,6 @@ final class CurlTransfer {
         if let consumer = events.onBodyChunk {
             switch consumer(bytes) {
             case .accept:
-                hasUnflushedBody = true
                 return bytes.count
             case .pause:
                 isReceivePaused = true
@@ -265,13 +262,6 @@ final class CurlTransfer {
     }
 
     private static let progressIntervalNanoseconds = UInt64(TransferProgress.minimumInterval.roundedUpMilliseconds) * 1_000_000
-
-    /// Tells the consumer that this turn's body bytes are all in (``TransferEvents/onBodyFlush``).
-    func flushBody() {
-        guard hasUnflushedBody else { return }
-        hasUnflushedBody = false
-        events.onBodyFlush?()
-    }
 
     /// Reports the final counts, just before the outcome.
     func reportFinalProgress() {

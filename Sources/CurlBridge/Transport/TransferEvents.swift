@@ -9,10 +9,6 @@ struct TransferEvents: Sendable {
     /// A piece of the body as it arrives, in curl's own buffer (valid only during the call). When
     /// set, the body is not collected into ``Response/body``.
     var onBodyChunk: (@Sendable (UnsafeRawBufferPointer) -> BodyChunkVerdict)?
-    /// Called once after each turn of the loop in which ``onBodyChunk`` accepted bytes: curl hands
-    /// a body over in pieces of at most 16 KiB, so a consumer on another thread is best woken once
-    /// per turn, with everything that turn brought.
-    var onBodyFlush: (@Sendable () -> Void)?
     /// Bytes moved so far, at most every ``TransferProgress/minimumInterval``, and once more, with
     /// the final counts, just before ``onComplete``.
     var onProgress: (@Sendable (TransferProgress) -> Void)?

@@ -4,9 +4,7 @@ import Synchronization
 /// The bounded buffer between a streamed response and its consumer, shared by the three styles.
 ///
 /// The transport's queue puts the head, body chunks and the outcome in; the consumer takes them in
-/// that order with ``take()``. The pieces curl hands over in one turn of the loop (16 KiB each)
-/// are gathered into one chunk and handed over, waking the consumer once, when the turn ends.
-/// When ``BufferLimits/highWatermark`` bytes wait unread, the next
+/// that order with ``take()``. When ``BufferLimits/highWatermark`` bytes wait unread, the next
 /// chunk is refused with ``BodyChunkVerdict/pause``: curl pauses the transfer (which is then not
 /// idle) and offers the same bytes again once the consumer has read the buffer down to
 /// ``BufferLimits/lowWatermark``. Memory stays bounded whatever the consumer does.
@@ -23,10 +21,8 @@ final class ResponseBodyBuffer: Sendable {
         var items: [Item] = []
         /// Index of the next item to take in `items`.
         var next = 0
-        /// Body bytes put in and not taken yet, `gathering` included.
+        /// Body bytes put in and not taken yet.
         var buffered = 0
-        /// This turn's pieces, not yet visible to the consumer.
-        var gathering = Data()
         /// A chunk was refused for lack of room: the transfer is paused.
         var isPausedForRoom = false
         var isEnded = false
@@ -58,7 +54,6 @@ final class ResponseBodyBuffer: Sendable {
             return nil
         }
         events.onBodyChunk = { [self] bytes in offer(bytes) }
-        events.onBodyFlush = { [self] in flush() }
         events.onProgress = progress
         return events
     }
@@ -90,35 +85,22 @@ final class ResponseBodyBuffer: Sendable {
     // MARK: Producer (the transport's queue)
 
     private func offer(_ bytes: UnsafeRawBufferPointer) -> BodyChunkVerdict {
-        state.withLock { state -> BodyChunkVerdict in
+        let accepted = state.withLock { state -> Bool in
             guard state.buffered < limits.highWatermark else {
                 state.isPausedForRoom = true
-                return .pause
+                return false
             }
-            if state.gathering.isEmpty { state.gathering.reserveCapacity(Self.gatheringCapacity) }
-            state.gathering.append(bytes.bindMemory(to: UInt8.self))
-            state.buffered += bytes.count
-            return .accept
+            return true
         }
+        guard accepted else { return .pause }
+        put(.chunk(Data(bytes)), isLast: false)
+        return .accept
     }
 
-    /// What a turn's chunk starts with room for: the most curl reads from a socket in one go
-    /// with CurlBridge's default receive buffer.
-    private static let gatheringCapacity = 512 << 10
-
-    /// Hands this turn's pieces to the consumer as one chunk.
-    private func flush() {
-        put(nil, isLast: false)
-    }
-
-    /// Appends what was gathered and then `item`, if any, and wakes the consumer.
-    private func put(_ item: Item?, isLast: Bool) {
+    private func put(_ item: Item, isLast: Bool) {
         let (task, onArrival) = state.withLock { state in
-            if !state.gathering.isEmpty {
-                state.items.append(.chunk(state.gathering))
-                state.gathering = Data()
-            }
-            if let item { state.items.append(item) }
+            state.items.append(item)
+            if case .chunk(let data) = item { state.buffered += data.count }
             if isLast {
                 state.isEnded = true
                 state.handle = nil
