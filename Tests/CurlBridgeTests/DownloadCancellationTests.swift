@@ -32,6 +32,21 @@ import Testing
         #expect(scratch.contents == ["cancelled.bin"])
     }
 
+    @Test func cancellingAFinishedCallbackDownloadHandsNilResumeData() async throws {
+        let transport = Fixture.transport(try await Fixture.server())
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let (outcomes, delivery) = AsyncStream<Result<DownloadResponse, RequestError>>.makeStream()
+        let task = CallbackClient(transport: transport).download(.get("resource/1000"), to: scratch.file("done.bin")) {
+            delivery.yield($0)
+        }
+        #expect(try await outcomes.first { _ in true }?.get().bytesWritten == 1000)
+        let (handed, hand) = AsyncStream<ResumeData?>.makeStream()
+        task.cancel { hand.yield($0) }
+        let resumeData = await handed.first { _ in true }
+        #expect(resumeData == .some(nil))
+    }
+
     /// Starts a download in `style`, cancels it once all bytes before the stall arrived, and
     /// returns its error (with the resume data a callback task's `cancel(producingResumeData:)` gave).
     private func cancelledDownload(

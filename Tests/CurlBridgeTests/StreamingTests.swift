@@ -159,6 +159,20 @@ import Testing
         try await transport.waitUntilIdle()
     }
 
+    @Test func finishedCallbackStreamIsReleased() async throws {
+        let transport = Fixture.transport(try await Fixture.server())
+        let (ended, end) = AsyncStream<Void>.makeStream()
+        var reference = WeakReference<StreamTask>()
+        do {
+            let task = CallbackClient(transport: transport).stream(
+                .get("bytes/1000"), onResponse: { _ in }, onData: { _ in }, onComplete: { _ in end.yield() })
+            reference.object = task
+            _ = await ended.first { _ in true }
+        }
+        let watched = reference
+        try await waitFor("the finished stream task to be released") { watched.object == nil }
+    }
+
     @Test func callbackDeliveryPausesAndResumesWithoutLosingBytes() async throws {
         let transport = Fixture.transport(try await Fixture.server())
         let client = CallbackClient(transport: transport)
@@ -196,4 +210,9 @@ import Testing
         #expect(violations == 0)
         #expect(body == Data((0..<2_000_000).map { UInt8($0 % 251) }))
     }
+}
+
+/// A reference that does not keep its object alive.
+struct WeakReference<Object: AnyObject & Sendable>: Sendable {
+    weak var object: Object?
 }

@@ -89,6 +89,40 @@ import Testing
         #expect(await style.send(request, through: transport).failure?.code == .bodyNotRewindable)
     }
 
+    @Test func sendingAStreamAgainWhileItIsSentLeavesTheFirstSendWhole() async throws {
+        let transport = Fixture.transport(try await Fixture.server())
+        let client = AsyncClient(transport: transport)
+        let pulled = Mutex(0)
+        let next = Self.chunks()
+        let request = Request.post("upload-sink").body { () -> Data? in
+            pulled.withLock { $0 += 1 }
+            return next()
+        }
+        let first = Task { () async throws(RequestError) -> Response in try await client.send(request) }
+        try await waitFor("the first send to pull") { pulled.withLock { $0 } > 0 }
+        let second = await style(.async, request, transport)
+        #expect(second?.code == .bodyNotRewindable)
+        let reply = try await first.result.get().decode(UploadSinkReply.self)
+        #expect(reply.sha256 == sha256Hex(Self.payload))
+    }
+
+    @Test(arguments: ClientStyle.allCases)
+    func streamLongerThanItsAnnouncedLengthFailsWithoutSendingTheExcess(style: ClientStyle) async throws {
+        let transport = Fixture.transport(try await Fixture.server())
+        let request = Request.post("upload-sink").body(streaming: Self.sequence(), length: 1_000_000)
+        let error = await style.send(request, through: transport).failure
+        #expect(error?.code == .bodySourceFailed, "\(String(describing: error))")
+    }
+
+    @Test func cancelledBeforeItStartsABlockingSendIsCancelled() async throws {
+        let transport = Fixture.transport(try await Fixture.server())
+        let canceller = TransferCanceller()
+        canceller.cancel()
+        let client = BlockingClient(transport: transport)
+        let error = await onWorkerThread { Result { () throws(RequestError) in try client.send(.get("drip?bytes=5&interval=200"), cancellation: canceller) }.failure }
+        #expect(error?.code == .cancelled)
+    }
+
     @Test(arguments: ClientStyle.allCases)
     func retriedConnectionRewindsDataAndFilesButNotStreams(style: ClientStyle) async throws {
         let server = try await Fixture.server()
@@ -206,6 +240,11 @@ import Testing
             continuation.finish()
         }
     }
+}
+
+/// The failure of sending `request` in `style`, if any.
+private func style(_ style: ClientStyle, _ request: Request, _ transport: Transport) async -> RequestError? {
+    await style.send(request, through: transport).failure
 }
 
 /// The error a test body source throws.

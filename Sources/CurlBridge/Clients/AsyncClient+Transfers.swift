@@ -29,7 +29,13 @@ extension AsyncClient {
         _ request: Request, to destination: URL, resumingFrom resumeData: ResumeData? = nil,
         options: DownloadOptions = DownloadOptions(), progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(RequestError) -> DownloadResponse {
-        let operation = try DownloadOperation.prepare(request, to: destination, options: options, resuming: resumeData).get()
+        // Preparing touches the disk (and hashes a partial file when resuming with a digest): off
+        // the cooperative pool.
+        let operation = try await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: DownloadOperation.prepare(request, to: destination, options: options, resuming: resumeData))
+            }
+        }.get()
         let delivery = progress.map { ProgressDelivery($0) }
         let finishing = delivery?.queue ?? DispatchQueue.global()
         return try await perform(operation.request) { complete in

@@ -26,22 +26,26 @@ extension CallbackClient {
         completion: @escaping @Sendable (Result<DownloadResponse, RequestError>) -> Void
     ) -> DownloadTask {
         let queue = queue ?? completionQueue
-        let task = DownloadTask()
-        let operation: DownloadOperation
-        switch DownloadOperation.prepare(request, to: destination, options: options, resuming: resumeData) {
-        case .success(let prepared):
-            operation = prepared
-        case .failure(let error):
-            queue.async { task.deliver(.failure(error), to: completion) }
-            return task
-        }
-        let events = operation.events(progress: progress.map { ProgressDelivery($0, on: queue).handler }) { outcome in
-            DispatchQueue.global().async {
-                let result = operation.finish(outcome)
-                queue.async { task.deliver(result, to: completion) }
+        let task = DownloadTask(queue: queue)
+        // Preparing touches the disk (and hashes a partial file when resuming with a digest):
+        // never on the caller's thread, which may be the main one.
+        DispatchQueue.global().async { [transport] in
+            let operation: DownloadOperation
+            switch DownloadOperation.prepare(request, to: destination, options: options, resuming: resumeData) {
+            case .success(let prepared):
+                operation = prepared
+            case .failure(let error):
+                queue.async { task.deliver(.failure(error), to: completion) }
+                return
             }
+            let events = operation.events(progress: progress.map { ProgressDelivery($0, on: queue).handler }) { outcome in
+                DispatchQueue.global().async {
+                    let result = operation.finish(outcome)
+                    queue.async { task.deliver(result, to: completion) }
+                }
+            }
+            task.link.attach(transport.start(operation.request, events: events))
         }
-        task.link.attach(transport.start(operation.request, events: events))
         return task
     }
 

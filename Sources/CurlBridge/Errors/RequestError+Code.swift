@@ -84,7 +84,7 @@ extension RequestError {
         /// The request body's stream (an `AsyncSequence` or a pull closure) threw, or made another
         /// number of bytes than the length it announced (see ``RequestError/underlying``).
         public static let bodySourceFailed = Code(.bodySourceFailed)
-        /// curl had to send the request body again (a retried connection, a 307/308 redirect) but
+        /// curl had to send the request body again (a retried connection) but
         /// it is a one-shot stream, or a stream already sent.
         public static let bodyNotRewindable = Code(.bodyNotRewindable)
 

@@ -36,8 +36,8 @@ extension Request {
             return nil
         }
 
-        /// Whether the body can be sent again from its start (curl may need to on a retried
-        /// connection, and redirects with 307/308 do): bytes, files and forms can; streams cannot.
+        /// Whether the body can be sent again from its start (curl does on a retried connection):
+        /// bytes, files and forms can; streams cannot.
         public var isRewindable: Bool {
             if case .stream = content { return false }
             return true

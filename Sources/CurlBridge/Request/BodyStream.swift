@@ -11,7 +11,7 @@ import Synchronization
 /// and the next chunk wakes it through the closure given to ``start(wake:)``.
 ///
 /// Not rewindable: once bytes were handed to curl they are gone, so a request that would send the
-/// body twice (a connection retry, a 307 redirect) fails with ``RequestError/Code/bodyNotRewindable``.
+/// body twice (curl retrying on a fresh connection) fails with ``RequestError/Code/bodyNotRewindable``.
 final class BodyStream: Sendable, Hashable {
     /// How bytes are made.
     enum Producer: Sendable {
@@ -125,14 +125,23 @@ final class BodyStream: Sendable, Hashable {
             if let failure = state.failure {
                 return (.fail(Self.failure(failure)), false)
             }
+            if state.isClosed {
+                return (.fail(RequestError(.bodyNotRewindable, "the body stream was closed by the send that started it")), false)
+            }
+            if let length, state.produced > length {
+                return (.fail(RequestError(
+                    .bodySourceFailed, "the body stream made more than the \(length) bytes it announced")), false)
+            }
             guard state.buffered > 0 else {
                 if state.isFinished { return (endOrMismatch(state), false) }
                 state.readerIsWaiting = true
                 return (.pause, true)
             }
             var copied = 0
-            while copied < buffer.count, let first = state.chunks.first {
-                let count = min(buffer.count - copied, first.count - state.offsetInFirst)
+            // Never past the announced length: what follows it would corrupt the connection.
+            let room = length.map { min(buffer.count, Int($0 - state.consumed)) } ?? buffer.count
+            while copied < room, let first = state.chunks.first {
+                let count = min(room - copied, first.count - state.offsetInFirst)
                 let start = first.startIndex + state.offsetInFirst
                 first.copyBytes(
                     to: UnsafeMutableRawBufferPointer(rebasing: buffer[copied..<(copied + count)]).bindMemory(to: UInt8.self),

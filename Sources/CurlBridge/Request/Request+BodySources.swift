@@ -21,11 +21,13 @@ extension Request {
     /// The sequence is iterated in a task of its own, at most 1 MiB ahead of what curl has sent.
     /// With a `length`, `Content-Length` is sent and a sequence that makes another number of
     /// bytes fails the request with ``RequestError/Code/bodySourceFailed``; without one, HTTP/1.1
-    /// sends the body chunked. A sequence that throws fails the request with
+    /// sends the body chunked. While the upload waits for the sequence it is not idle (as a
+    /// paused download is not): bound a producer that may stall with a total timeout. A
+    /// sequence that throws fails the request with
     /// ``RequestError/Code/bodySourceFailed`` and the error as ``RequestError/underlying``.
     ///
     /// The body is sent once: it cannot be rewound, so a request that needs it again (a retried
-    /// connection, a 307 redirect) fails with ``RequestError/Code/bodyNotRewindable``, and sending
+    /// connection) fails with ``RequestError/Code/bodyNotRewindable``, and sending
     /// the same request value twice fails the second time.
     ///
     /// - Parameters:

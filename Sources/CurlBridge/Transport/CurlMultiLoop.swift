@@ -135,8 +135,12 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// drives it until `isFinished()` — normally until the transfer `command` starts completes.
     ///
     /// - Returns: `false` when the loop no longer accepts the command.
-    func submitAndDrive(_ command: Command, until isFinished: () -> Bool) -> Bool {
+    ///
+    /// - Parameter enqueued: Runs once the command is in the inbox and before this thread drives,
+    ///   so commands it submits (a cancel) follow the start.
+    func submitAndDrive(_ command: Command, enqueued: () -> Void, until isFinished: () -> Bool) -> Bool {
         guard let owns = enqueue(command) else { return false }
+        enqueued()
         if owns { drive(until: isFinished) }
         return true
     }
@@ -309,6 +313,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     private func finish(_ transfer: CurlTransfer, _ outcome: Result<Response, RequestError>) {
         transfer.reportFinalProgress()
         curl_multi_remove_handle(multi, transfer.easy.raw)
+        transfer.closeBody()
         transfers[transfer.id] = nil
         inFlight.subtract(1, ordering: .relaxed)
         transfer.events.onComplete(outcome)

@@ -75,7 +75,22 @@ final class CurlTransfer {
     }
 
     deinit {
+        closeBody()
+    }
+
+    /// Whether this transfer started its body's stream, and so may close it: a request sent twice
+    /// shares one stream, which belongs to the send that started it.
+    private var ownsBodyStream = false
+
+    /// Closes the body file, or stops the body stream's producer; called when the transfer ends,
+    /// before its outcome is reported.
+    func closeBody() {
+        if case .stream? = bodyReader, !ownsBodyStream {
+            bodyReader = nil
+            return
+        }
         bodyReader?.close()
+        bodyReader = nil
     }
 
     /// Starts the producer of a streamed request body, if the body is one; `wake` resumes sending
@@ -84,7 +99,8 @@ final class CurlTransfer {
     /// - Throws: ``RequestError/Code/bodyNotRewindable`` when the stream was already sent.
     func startBodyStream(wake: @escaping @Sendable () -> Void) throws(RequestError) {
         guard case .stream(let stream)? = bodyReader else { return }
-        guard stream.start(wake: wake) else {
+        ownsBodyStream = stream.start(wake: wake)
+        guard ownsBodyStream else {
             throw RequestError(
                 .bodyNotRewindable, "the request's body stream was already sent; a stream can be sent once only",
                 method: request.method, url: request.url)

@@ -9,8 +9,9 @@ import Glibc
 enum RequestBodyReader {
     /// Bytes in memory, and how many were handed to curl.
     case bytes(Data, position: Int)
-    /// An open file, read with `read(2)` as curl asks; closed when the transfer ends.
-    case file(descriptor: Int32, length: Int64)
+    /// An open file, read with `read(2)` as curl asks, never past the length it had when opened
+    /// (the announced `Content-Length`); closed when the transfer ends.
+    case file(descriptor: Int32, length: Int64, position: Int64)
     /// A stream filled by its producer.
     case stream(BodyStream)
 
@@ -29,7 +30,7 @@ enum RequestBodyReader {
                 if descriptor >= 0 { Glibc.close(descriptor) }
                 throw RequestError(.fileIO, "body file \(url.path.debugDescription) cannot be opened: \(reason)")
             }
-            self = .file(descriptor: descriptor, length: Int64(status.st_size))
+            self = .file(descriptor: descriptor, length: Int64(status.st_size), position: 0)
         case .stream(let stream)?:
             self = .stream(stream)
         case .multipart?, nil:
@@ -41,7 +42,7 @@ enum RequestBodyReader {
     var length: Int64? {
         switch self {
         case .bytes(let data, _): Int64(data.count)
-        case .file(_, let length): length
+        case .file(_, let length, _): length
         case .stream(let stream): stream.length
         }
     }
@@ -62,10 +63,16 @@ enum RequestBodyReader {
             data.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: start..<(start + count))
             self = .bytes(data, position: position + count)
             return .bytes(count)
-        case .file(let descriptor, _):
+        case .file(let descriptor, let length, let position):
             while true {
-                let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
-                if count >= 0 { return .bytes(count) }
+                let count = Glibc.read(descriptor, buffer.baseAddress, Int(min(Int64(buffer.count), length - position)))
+                if count >= 0 {
+                    if count == 0, position < length {
+                        return .fail(RequestError(.fileIO, "the body file shrank while it was sent: \(position) of \(length) bytes"))
+                    }
+                    self = .file(descriptor: descriptor, length: length, position: position + Int64(count))
+                    return .bytes(count)
+                }
                 if errno != EINTR {
                     return .fail(RequestError(.fileIO, "reading the body file failed: \(String(cString: strerror(errno)))"))
                 }
@@ -87,8 +94,10 @@ enum RequestBodyReader {
             guard (0...Int64(data.count)).contains(offset) else { return false }
             self = .bytes(data, position: Int(offset))
             return true
-        case .file(let descriptor, let length):
-            return (0...length).contains(offset) && lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset)
+        case .file(let descriptor, let length, _):
+            guard (0...length).contains(offset), lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset) else { return false }
+            self = .file(descriptor: descriptor, length: length, position: offset)
+            return true
         case .stream(let stream):
             return stream.canRewind(to: offset)
         }
@@ -98,7 +107,7 @@ enum RequestBodyReader {
     func close() {
         switch self {
         case .bytes: break
-        case .file(let descriptor, _): _ = Glibc.close(descriptor)
+        case .file(let descriptor, _, _): _ = Glibc.close(descriptor)
         case .stream(let stream): stream.close()
         }
     }

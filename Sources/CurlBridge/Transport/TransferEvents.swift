@@ -10,7 +10,7 @@ struct TransferEvents: Sendable {
     /// set, the body is not collected into ``Response/body``.
     var onBodyChunk: (@Sendable (UnsafeRawBufferPointer) -> BodyChunkVerdict)?
     /// Bytes moved so far, at most every ``TransferProgress/minimumInterval``, and once more, with
-    /// the final counts, just before ``onComplete``.
+    /// the final counts, just before ``onComplete`` (not for a request that never reached curl).
     var onProgress: (@Sendable (TransferProgress) -> Void)?
     /// The outcome, called exactly once per transfer.
     var onComplete: @Sendable (Result<Response, RequestError>) -> Void

@@ -50,26 +50,29 @@ public final class Transport: Sendable {
     /// - Returns: A handle to cancel, pause or resume the transfer, or `nil` if it already completed.
     @discardableResult
     func start(_ request: Request, events: TransferEvents) -> TransferHandle? {
-        start(request, events: events) { loop, command in loop.submit(command) }
+        start(request, events: events) { loop, command, _ in loop.submit(command) }
     }
 
     /// Like ``start(_:events:)``, but when the transport is idle the calling thread drives curl
     /// itself until `isFinished()` (normally: until this transfer completed). For blocking callers,
     /// which would otherwise sleep while the transport's queue does the same work.
     ///
-    /// - Parameter onStart: Receives the transfer's handle before this thread starts driving, so
-    ///   another thread can cancel it meanwhile; not called when the request completes at once.
+    /// - Parameter onStart: Receives the transfer's handle once it is queued and before this thread
+    ///   starts driving, so another thread can cancel it meanwhile; not called when the request
+    ///   completes at once.
     @discardableResult
     func startDriving(
         _ request: Request, events: TransferEvents, onStart: (TransferHandle) -> Void = { _ in }, until isFinished: () -> Bool
     ) -> TransferHandle? {
-        start(request, events: events, onStart: onStart) { loop, command in loop.submitAndDrive(command, until: isFinished) }
+        start(request, events: events) { loop, command, handle in
+            loop.submitAndDrive(command, enqueued: { onStart(handle) }, until: isFinished)
+        }
     }
 
     /// Prepares `request` and hands it to the loop through `submit`, or completes it at once.
     private func start(
-        _ request: Request, events: TransferEvents, onStart: (TransferHandle) -> Void = { _ in },
-        submit: (CurlMultiLoop, CurlMultiLoop.Command) -> Bool
+        _ request: Request, events: TransferEvents,
+        submit: (CurlMultiLoop, CurlMultiLoop.Command, TransferHandle) -> Bool
     ) -> TransferHandle? {
         let loop: CurlMultiLoop
         switch self.loop {
@@ -87,8 +90,7 @@ public final class Transport: Sendable {
         }
         let id = loop.makeTransferID()
         let handle = TransferHandle(id: id, loop: loop)
-        onStart(handle)
-        guard submit(loop, .start(id: id, request: prepared, events: events)) else {
+        guard submit(loop, .start(id: id, request: prepared, events: events), handle) else {
             events.onComplete(.failure(RequestError(
                 .transportShutDown, "the transport has been shut down", method: prepared.method, url: prepared.url)))
             return nil

@@ -117,6 +117,11 @@ final class DownloadOperation: Sendable {
             hasher.update(data: chunk)
             remaining -= Int64(chunk.count)
         }
+        guard remaining == 0 else {
+            var file = file
+            file.closeDescriptor()
+            throw RequestError(.fileIO, "reading the partial file \(resumeData.partialFileURL.path.debugDescription) failed")
+        }
         return (file, hasher)
     }
 
@@ -145,19 +150,21 @@ final class DownloadOperation: Sendable {
 
     private func receiveHead(_ head: ResponseHead) -> RequestError? {
         state.withLock { state -> RequestError? in
-            let encoding = head.headerFields[.contentEncoding]?.lowercased()
-            state.isContentEncoded = encoding != nil && encoding != "identity"
             guard options.acceptableStatusCodes.contains(head.status.code) else {
                 state.mode = .collectingErrorBody(Data())
                 return nil
             }
+            let encoding = head.headerFields[.contentEncoding]?.lowercased()
+            state.isContentEncoded = encoding != nil && encoding != "identity"
             let length = head.headerFields[.contentLength].flatMap { Int64($0) }
             if head.status.code == 206 {
                 let range = head.headerFields[.contentRange].flatMap(ContentRange.init)
-                guard let range, range.first == state.resumedFrom else {
+                guard let range, range.first == state.resumedFrom,
+                    range.completeLength.map({ range.last == $0 - 1 }) ?? true
+                else {
                     return RequestError(
                         .protocolError,
-                        "206 with Content-Range \((head.headerFields[.contentRange] ?? "none").debugDescription) does not continue at byte \(state.resumedFrom)")
+                        "206 with Content-Range \((head.headerFields[.contentRange] ?? "none").debugDescription) does not run from byte \(state.resumedFrom) to the end")
                 }
                 state.expectedLength = range.completeLength ?? state.expectedLength
             } else {
@@ -233,6 +240,14 @@ final class DownloadOperation: Sendable {
             // A failing resume attempt (say a 503) leaves the partial bytes valid; a 416 does not.
             let keepsPartial = state.resumedFrom > 0 && response.status.code != 416
             return .failure(error.resumable(with: keepsPartial ? resumeData(after: error.code, &state) : nil))
+        }
+        // A 206 that stops short of the end, or a body that does not add up: never a complete file.
+        // (With a content encoding, the announced length counts encoded bytes, not the file's.)
+        if let expected = state.expectedLength, state.written != expected, !state.isContentEncoded,
+            response.requestMethod != .head {
+            let error = RequestError(
+                .responseTruncated, "the download has \(state.written) of the resource's \(expected) bytes", url: response.url)
+            return .failure(error.resumable(with: resumeData(after: error.code, &state)))
         }
         var digest: String?
         if let hasher = state.hasher, let expected = options.expectedSHA256 {

@@ -1,11 +1,21 @@
+import Dispatch
 import Synchronization
 
 /// A download started by a ``CallbackClient``: cancel it, with or without resume data.
 public final class DownloadTask: Sendable {
     let link = CancellationLink()
-    private let resumeDataHandler = Mutex<(@Sendable (ResumeData?) -> Void)?>(nil)
+    /// Where the download's handlers run.
+    private let queue: DispatchQueue
+    private let state = Mutex(State())
 
-    init() {}
+    private struct State {
+        var resumeDataHandlers: [@Sendable (ResumeData?) -> Void] = []
+        var isDelivered = false
+    }
+
+    init(queue: DispatchQueue) {
+        self.queue = queue
+    }
 
     /// Cancels the download. Its completion handler still runs exactly once: with
     /// ``RequestError/Code/cancelled`` (carrying resume data when it can be resumed), or with the
@@ -15,25 +25,32 @@ public final class DownloadTask: Sendable {
     }
 
     /// Cancels the download and passes its resume data — `nil` when it cannot be resumed or had
-    /// already finished — to `handler`, on the download's queue just before its completion handler.
-    /// NSURLSession's `cancel(byProducingResumeData:)`.
+    /// already finished — to `handler`, on the download's queue, just before its completion
+    /// handler (or at once, when that has already run). NSURLSession's `cancel(byProducingResumeData:)`.
     public func cancel(producingResumeData handler: @escaping @Sendable (ResumeData?) -> Void) {
-        resumeDataHandler.withLock { $0 = handler }
-        link.cancel()
+        let isDelivered = state.withLock { state in
+            if !state.isDelivered { state.resumeDataHandlers.append(handler) }
+            return state.isDelivered
+        }
+        if isDelivered {
+            queue.async { handler(nil) }
+        } else {
+            link.cancel()
+        }
     }
 
-    /// Runs the resume-data handler, if one was given, then `completion`.
+    /// Runs the resume-data handlers given so far, then `completion` (on the download's queue).
     func deliver(
         _ result: Result<DownloadResponse, RequestError>,
         to completion: @Sendable (Result<DownloadResponse, RequestError>) -> Void
     ) {
-        let handler = resumeDataHandler.withLock { handler in
-            defer { handler = nil }
-            return handler
+        let handlers = state.withLock { state in
+            state.isDelivered = true
+            defer { state.resumeDataHandlers = [] }
+            return state.resumeDataHandlers
         }
-        if let handler {
-            if case .failure(let error) = result { handler(error.resumeData) } else { handler(nil) }
-        }
+        let resumeData: ResumeData? = if case .failure(let error) = result { error.resumeData } else { nil }
+        for handler in handlers { handler(resumeData) }
         completion(result)
     }
 }

@@ -5,7 +5,8 @@ import Synchronization
 /// NSURLSession's `didReceiveData`.
 ///
 /// The body is buffered up to ``BufferLimits/highWatermark`` bytes ahead of the reader; beyond that
-/// the transfer pauses until the reader catches up. Iterate it once. Cancelling the iterating
+/// the transfer pauses until the reader catches up. Iterate it once, from one task at a time
+/// (like an `AsyncStream`). Cancelling the iterating
 /// task, or dropping the sequence and its iterator before the end, cancels the transfer.
 ///
 /// ```swift

@@ -60,12 +60,16 @@ final class ResponseBodyBuffer: Sendable {
 
     /// Connects the started transfer (`nil` when it completed at once).
     func attach(_ handle: TransferHandle?) {
-        let cancelNow = state.withLock { state -> Bool in
-            guard !state.isEnded else { return false }
+        let (cancelNow, resumeNow) = state.withLock { state -> (Bool, Bool) in
+            guard !state.isEnded else { return (false, false) }
             state.handle = handle
-            return state.isCancelRequested
+            // The consumer may have made room before the handle was known.
+            let resume = state.isPausedForRoom && state.buffered <= limits.lowWatermark
+            if resume { state.isPausedForRoom = false }
+            return (state.isCancelRequested, resume)
         }
         if cancelNow { handle?.cancel() }
+        if resumeNow { handle?.resume() }
     }
 
     /// Cancels the transfer (now, or as soon as it is attached); its end item reports `.cancelled`.
@@ -77,8 +81,9 @@ final class ResponseBodyBuffer: Sendable {
         handle?.cancel()
     }
 
-    /// Sets the closure called (from any thread) whenever an item arrives.
-    func setArrivalHandler(_ onArrival: @escaping @Sendable () -> Void) {
+    /// Sets the closure called (from any thread) whenever an item arrives; `nil` lets go of it
+    /// (a consumer that has taken the end, so the closure's captures can be released).
+    func setArrivalHandler(_ onArrival: (@Sendable () -> Void)?) {
         state.withLock { $0.onArrival = onArrival }
     }
 
@@ -129,9 +134,10 @@ final class ResponseBodyBuffer: Sendable {
             var resume: TransferHandle?
             if case .chunk(let data) = item {
                 state.buffered -= data.count
-                if state.isPausedForRoom, state.buffered <= limits.lowWatermark {
+                // Without a handle yet, ``attach(_:)`` resumes instead.
+                if state.isPausedForRoom, state.buffered <= limits.lowWatermark, let handle = state.handle {
                     state.isPausedForRoom = false
-                    resume = state.handle
+                    resume = handle
                 }
             }
             return (item, resume)

@@ -16,6 +16,8 @@ public final class StreamTask: Sendable {
         var isScheduled = false
         var isPaused = false
         var isComplete = false
+        /// After ``StreamTask/cancel()``, chunks are dropped: only the end is delivered.
+        var isCancelled = false
     }
 
     private let buffer: ResponseBodyBuffer
@@ -41,9 +43,10 @@ public final class StreamTask: Sendable {
         deliverAvailable()
     }
 
-    /// Cancels the transfer; `onComplete` still runs exactly once, with
+    /// Cancels the transfer; no more `onData` calls, and `onComplete` still runs exactly once, with
     /// ``RequestError/Code/cancelled`` unless the transfer had already finished.
     public func cancel() {
+        delivery.withLock { $0.isCancelled = true }
         buffer.cancel()
         resume()  // a paused task still reports its end
     }
@@ -67,19 +70,23 @@ public final class StreamTask: Sendable {
     /// Delivers every waiting item, in order, while not paused.
     private func drain() {
         while true {
-            let item: ResponseBodyBuffer.Item? = delivery.withLock { delivery in
+            let next: (item: ResponseBodyBuffer.Item, isCancelled: Bool)? = delivery.withLock { delivery in
                 guard !delivery.isPaused, !delivery.isComplete, let item = buffer.take() else {
                     delivery.isScheduled = false
                     return nil
                 }
                 if case .end = item { delivery.isComplete = true }
-                return item
+                return (item, delivery.isCancelled)
             }
-            guard let item else { break }
+            guard let (item, isCancelled) = next else { break }
             switch item {
-            case .head(let head): handlers.onResponse(head)
-            case .chunk(let data): handlers.onData(data)
-            case .end(let result): handlers.onComplete(result)
+            case .head(let head):
+                if !isCancelled { handlers.onResponse(head) }
+            case .chunk(let data):
+                if !isCancelled { handlers.onData(data) }
+            case .end(let result):
+                buffer.setArrivalHandler(nil)  // the buffer no longer keeps this task alive
+                handlers.onComplete(result)
             }
         }
         // An item that arrived after the last take but before `isScheduled` was cleared.
