@@ -132,14 +132,15 @@ final class BodyStream: Sendable, Hashable {
                 return (.fail(RequestError(
                     .bodySourceFailed, "the body stream made more than the \(length) bytes it announced")), false)
             }
-            guard state.buffered > 0 else {
+            // With a length, the last byte waits for the producer's end: curl stops reading once it
+            // has the announced length, so only then can a stream that makes more be caught.
+            let room = length.map { min(buffer.count, Int($0 - state.consumed) - (state.isFinished ? 0 : 1)) } ?? buffer.count
+            guard state.buffered > 0, room > 0 else {
                 if state.isFinished { return (endOrMismatch(state), false) }
                 state.readerIsWaiting = true
                 return (.pause, true)
             }
             var copied = 0
-            // Never past the announced length: what follows it would corrupt the connection.
-            let room = length.map { min(buffer.count, Int($0 - state.consumed)) } ?? buffer.count
             while copied < room, let first = state.chunks.first {
                 let count = min(room - copied, first.count - state.offsetInFirst)
                 let start = first.startIndex + state.offsetInFirst
