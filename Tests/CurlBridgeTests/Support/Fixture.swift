@@ -56,9 +56,10 @@ extension Transport {
         return requests.indices.compactMap { results[$0] }
     }
 
-    /// Sends one more request through the transport and waits for it. The loop is serial, so by
-    /// then it has delivered every event it owed to transfers started before, including any
-    /// wrong second completion: what a test checks afterwards is final, with no sleep to guess.
+    /// Sends one more request (`echo`, against the fixture's base URL) and waits for it. The loop
+    /// is serial, so by then it has delivered every event it owed to transfers started before,
+    /// including any wrong second completion: what a test checks afterwards is final, with no
+    /// sleep to guess.
     func drainEvents() async {
         _ = await startTogether([.get("echo")])
     }
