@@ -66,8 +66,6 @@ static inline CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option
     return curl_multi_setopt(multi, option, value);
 }
 
-static const long ccurl_pause_all = CURLPAUSE_ALL;
-static const long ccurl_pause_continue = CURLPAUSE_CONT;
 static const long ccurl_pause_recv = CURLPAUSE_RECV;
 static const long ccurl_pause_send = CURLPAUSE_SEND;
 static const size_t ccurl_writefunc_pause = CURL_WRITEFUNC_PAUSE;

@@ -1,6 +1,5 @@
 import CurlBridge
 import CurlBridgeTestServer
-import Crypto
 import Foundation
 import HTTPTypes
 import Testing
@@ -39,7 +38,7 @@ import Testing
         #expect(response.headerFields[.lastModified] == "Mon, 08 Jan 2024 00:00:00 GMT")
         #expect(response.headerFields[.contentLength] == "300000")
         #expect(response.headerFields[.contentRange] == nil)
-        #expect(response.body == Self.resourceBytes(0..<300_000, version: 7))
+        #expect(response.body == resourceBytes(0..<300_000, version: 7))
     }
 
     @Test func versionDefaultsToOneAndVersionZeroIsTheBytesPattern() async throws {
@@ -47,7 +46,7 @@ import Testing
         let versionOne = try await Self.send(.get("resource/1000"), through: transport)
         #expect(versionOne.headerFields[.eTag] == #""res-1000-v1""#)
         #expect(versionOne.headerFields[.lastModified] == "Tue, 02 Jan 2024 00:00:00 GMT")
-        #expect(versionOne.body == Self.resourceBytes(0..<1000, version: 1))
+        #expect(versionOne.body == resourceBytes(0..<1000, version: 1))
         let versionZero = try await Self.send(.get("resource/1000?version=0"), through: transport)
         #expect(versionZero.body == (try await Self.send(.get("bytes/1000"), through: transport)).body)
         #expect(versionZero.body != versionOne.body)
@@ -61,7 +60,7 @@ import Testing
         #expect(response.headerFields[.contentRange] == "bytes 1000-4999/5000")
         #expect(response.headerFields[.contentLength] == "4000")
         #expect(response.headerFields[.eTag] == #""res-5000-v3""#)
-        #expect(response.body == Self.resourceBytes(1000..<5000, version: 3))
+        #expect(response.body == resourceBytes(1000..<5000, version: 3))
     }
 
     @Test(arguments: Wire.allCases)
@@ -71,11 +70,11 @@ import Testing
         #expect(middle.status == .partialContent)
         #expect(middle.headerFields[.contentRange] == "bytes 10-19/5000")
         #expect(middle.headerFields[.contentLength] == "10")
-        #expect(middle.body == Self.resourceBytes(10..<20, version: 1))
+        #expect(middle.body == resourceBytes(10..<20, version: 1))
         let tail = try await Self.send(Self.get("resource/5000", range: "bytes=4990-999999"), through: transport)
         #expect(tail.status == .partialContent)
         #expect(tail.headerFields[.contentRange] == "bytes 4990-4999/5000")
-        #expect(tail.body == Self.resourceBytes(4990..<5000, version: 1))
+        #expect(tail.body == resourceBytes(4990..<5000, version: 1))
     }
 
     @Test(arguments: Wire.allCases)
@@ -84,7 +83,7 @@ import Testing
         let ranged = Self.get("resource/5000?version=2", range: "bytes=100-")
         let currentTag = try await Self.send(ranged.header("If-Range", #""res-5000-v2""#), through: transport)
         #expect(currentTag.status == .partialContent)
-        #expect(currentTag.body == Self.resourceBytes(100..<5000, version: 2))
+        #expect(currentTag.body == resourceBytes(100..<5000, version: 2))
         let currentDate = try await Self.send(
             ranged.header("If-Range", "Wed, 03 Jan 2024 00:00:00 GMT"), through: transport)
         #expect(currentDate.status == .partialContent)
@@ -93,7 +92,7 @@ import Testing
             let response = try await Self.send(ranged.header("If-Range", stale), through: transport)
             #expect(response.status == .ok, "If-Range: \(stale)")
             #expect(response.headerFields[.contentRange] == nil)
-            #expect(response.body == Self.resourceBytes(0..<5000, version: 2), "If-Range: \(stale)")
+            #expect(response.body == resourceBytes(0..<5000, version: 2), "If-Range: \(stale)")
         }
     }
 
@@ -113,7 +112,7 @@ import Testing
         for range in ["bytes=-100", "bytes=0-1,5-6", "bytes=20-10", "items=0-5", "bytes=a-", "bytes=+1-2"] {
             let response = try await Self.send(Self.get("resource/500", range: range), through: transport)
             #expect(response.status == .ok, "Range: \(range)")
-            #expect(response.body == Self.resourceBytes(0..<500, version: 1), "Range: \(range)")
+            #expect(response.body == resourceBytes(0..<500, version: 1), "Range: \(range)")
         }
     }
 
@@ -125,11 +124,11 @@ import Testing
         #expect(plain.headerFields[.eTag] == #"W/"res-5000-v1""#)
         let byTag = try await Self.send(ranged.header("If-Range", #"W/"res-5000-v1""#), through: transport)
         #expect(byTag.status == .ok)
-        #expect(byTag.body == Self.resourceBytes(0..<5000, version: 1))
+        #expect(byTag.body == resourceBytes(0..<5000, version: 1))
         let byDate = try await Self.send(
             ranged.header("If-Range", "Tue, 02 Jan 2024 00:00:00 GMT"), through: transport)
         #expect(byDate.status == .partialContent)
-        #expect(byDate.body == Self.resourceBytes(4000..<5000, version: 1))
+        #expect(byDate.body == resourceBytes(4000..<5000, version: 1))
     }
 
     @Test func withoutValidatorsRangesWorkButIfRangeNeverMatches() async throws {
@@ -140,10 +139,10 @@ import Testing
         #expect(plain.headerFields[.eTag] == nil)
         #expect(plain.headerFields[.lastModified] == nil)
         #expect(plain.headerFields[.acceptRanges] == "bytes")
-        #expect(plain.body == Self.resourceBytes(4000..<5000, version: 1))
+        #expect(plain.body == resourceBytes(4000..<5000, version: 1))
         let conditional = try await Self.send(ranged.header("If-Range", #""res-5000-v1""#), through: transport)
         #expect(conditional.status == .ok)
-        #expect(conditional.body == Self.resourceBytes(0..<5000, version: 1))
+        #expect(conditional.body == resourceBytes(0..<5000, version: 1))
     }
 
     @Test func ignoreRangeAlwaysSendsTheWholeBodyWithoutAcceptRanges() async throws {
@@ -153,7 +152,7 @@ import Testing
         #expect(response.headerFields[.acceptRanges] == nil)
         #expect(response.headerFields[.contentRange] == nil)
         #expect(response.headerFields[.eTag] == #""res-5000-v1""#)
-        #expect(response.body == Self.resourceBytes(0..<5000, version: 1))
+        #expect(response.body == resourceBytes(0..<5000, version: 1))
     }
 
     @Test(arguments: ["resource/5000?cut=1000", "resource/5000?cut=0", "resource/100000?cut=70000"])
@@ -169,9 +168,9 @@ import Testing
         let rangeShorterThanCut = Self.get("resource/5000?cut=1000", range: "bytes=4500-")
         let short = try await Self.send(rangeShorterThanCut, through: transport)
         #expect(short.status == .partialContent)
-        #expect(short.body == Self.resourceBytes(4500..<5000, version: 1))
+        #expect(short.body == resourceBytes(4500..<5000, version: 1))
         let whole = try await Self.send(.get("resource/5000?cut=5000"), through: transport)
-        #expect(whole.body == Self.resourceBytes(0..<5000, version: 1))
+        #expect(whole.body == resourceBytes(0..<5000, version: 1))
     }
 
     @Test func cutOverTLSIsTruncatedOnHTTP1AndAStreamFailureOnHTTP2() async throws {
@@ -213,7 +212,7 @@ import Testing
             Self.get("resource/\(gibibyte)?version=9", range: "bytes=\(gibibyte - 24)-"), through: transport)
         #expect(tail.status == .partialContent)
         #expect(tail.headerFields[.contentRange] == "bytes \(gibibyte - 24)-\(gibibyte - 1)/\(gibibyte)")
-        #expect(tail.body == Self.resourceBytes((gibibyte - 24)..<gibibyte, version: 9))
+        #expect(tail.body == resourceBytes((gibibyte - 24)..<gibibyte, version: 9))
     }
 
     @Test(arguments: [
@@ -234,7 +233,7 @@ import Testing
         let reply = try response.decode(UploadSinkReply.self)
         #expect(reply.method == "PUT")
         #expect(reply.length == payload.count)
-        #expect(reply.sha256 == Self.sha256Hex(payload))
+        #expect(reply.sha256 == sha256Hex(payload))
         #expect(reply.contentLength == "3000000")
         #expect(reply.transferEncoding == nil)
         #expect(reply.httpVersion == (wire == .http1 ? "1.1" : "2"))
@@ -267,7 +266,7 @@ import Testing
         let reply = try response.decode(UploadSinkReply.self)
         #expect(reply.connectionID != echo.connectionID)
         #expect(reply.length == payload.count)
-        #expect(reply.sha256 == Self.sha256Hex(payload))
+        #expect(reply.sha256 == sha256Hex(payload))
         #expect(!response.metrics.reusedConnection)
     }
 
@@ -281,16 +280,6 @@ import Testing
     }
 
     // MARK: - Helpers
-
-    /// Bytes `offsets` of version `version` of a `/resource`: byte `i` is `(i + version) % 251`.
-    static func resourceBytes(_ offsets: Range<Int>, version: Int) -> Data {
-        Data(offsets.map { UInt8(($0 + version) % 251) })
-    }
-
-    /// The SHA-256 of `data` in lowercase hex, as ``UploadSinkReply/sha256`` has it.
-    static func sha256Hex(_ data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
-    }
 
     /// A `GET` of `path` with `Range: range`.
     static func get(_ path: String, range: String) -> Request {

@@ -6,10 +6,15 @@ import Testing
 
 /// The bytes of the server's `/resource/N?version=V`: byte `i` is `UInt8((i + V) % 251)`.
 func resourceBytes(count: Int, version: Int = 1) -> Data {
-    Data((0..<count).map { UInt8(($0 + version) % 251) })
+    resourceBytes(0..<count, version: version)
 }
 
-/// Lowercase hex SHA-256 of `data`.
+/// Bytes `offsets` of version `version` of a `/resource`.
+func resourceBytes(_ offsets: Range<Int>, version: Int) -> Data {
+    Data(offsets.map { UInt8(($0 + version) % 251) })
+}
+
+/// Lowercase hex SHA-256 of `data`, as ``UploadSinkReply/sha256`` has it.
 func sha256Hex(_ data: Data) -> String {
     SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
 }
