@@ -79,21 +79,8 @@ extension AsyncClient {
     ) async throws(RequestError) -> StreamingResponse {
         let buffer = ResponseBodyBuffer(limits: bufferLimits)
         let body = ResponseBody(buffer: buffer)  // from here on, dropping the body cancels
-        guard !Task.isCancelled else {
-            throw RequestError(.cancelled, "the task was cancelled before the request started", method: request.method, url: request.url)
-        }
+        guard !Task.isCancelled else { throw RequestError.cancelledBeforeStart(request) }
         buffer.attach(transport.start(request, events: buffer.events(progress: progress.map { ProgressDelivery($0).handler })))
-        switch await buffer.nextItem() {
-        case .head(let head):
-            return StreamingResponse(head: head, body: body)
-        case .chunk:
-            preconditionFailure("a body chunk cannot precede the head")
-        case .end(.failure(let error)):
-            throw error
-        case .end(.success(let response)):
-            return StreamingResponse(
-                head: ResponseHead(status: response.status, headerFields: response.headerFields, httpVersion: response.httpVersion),
-                body: body)
-        }
+        return StreamingResponse(head: try ResponseBodyBuffer.head(from: await buffer.nextItem()), body: body)
     }
 }

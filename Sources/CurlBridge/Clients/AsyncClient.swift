@@ -50,10 +50,8 @@ public actor AsyncClient {
     ) async -> Result<Value, RequestError> {
         guard !Task.isCancelled else {
             // Through the events' own completion, so what they hold (a download's file) is released.
-            let cancelled = RequestError(
-                .cancelled, "the task was cancelled before the request started", method: request.method, url: request.url)
             return await withCheckedContinuation { continuation in
-                makeEvents { continuation.resume(returning: $0) }.onComplete(.failure(cancelled))
+                makeEvents { continuation.resume(returning: $0) }.onComplete(.failure(.cancelledBeforeStart(request)))
             }
         }
         let cancellation = CancellationLink()

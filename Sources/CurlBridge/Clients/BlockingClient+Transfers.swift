@@ -72,8 +72,7 @@ extension BlockingClient {
         transport.startDriving(
             request, events: buffer.events(progress: progress.map { ProgressDelivery($0).handler }),
             onStart: { buffer.attach($0) }, until: { buffer.hasItem })
-        let reader = ResponseBodyReader(buffer: buffer, arrival: arrival, client: self)
-        try reader.readHead()
-        return reader
+        let head = try ResponseBodyBuffer.head(from: buffer.nextItem(waitingOn: arrival))
+        return ResponseBodyReader(head: head, buffer: buffer, arrival: arrival, client: self)
     }
 }

@@ -91,6 +91,11 @@ public struct RequestError: Error, Sendable, CustomStringConvertible {
         )
     }
 
+    /// The error of `request`, sent from a task that was already cancelled.
+    static func cancelledBeforeStart(_ request: Request) -> RequestError {
+        RequestError(.cancelled, "the task was cancelled before the request started", method: request.method, url: request.url)
+    }
+
     /// A copy carrying `resumeData`.
     func resumable(with resumeData: ResumeData?) -> RequestError {
         RequestError(

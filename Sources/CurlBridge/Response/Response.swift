@@ -40,6 +40,11 @@ public struct Response: Sendable, Equatable {
         self.requestAccept = requestAccept
     }
 
+    /// Status, headers and HTTP version.
+    var head: ResponseHead {
+        ResponseHead(status: status, headerFields: headerFields, httpVersion: httpVersion)
+    }
+
     /// Whether an empty body is what this response should have: a `HEAD` request, or status 204
     /// or 205 (as in Alamofire's `emptyResponseCodes` and `emptyRequestMethods`).
     public var allowsEmptyBody: Bool {

@@ -24,6 +24,13 @@ public struct TransferProgress: Sendable, Equatable {
         self.expectedBytesToSend = expectedBytesToSend
     }
 
+    /// Progress from curl's counters, where a total of 0 or less means unknown.
+    init(curlReceived received: Int64, expectedToReceive: Int64, sent: Int64, expectedToSend: Int64) {
+        self.init(
+            bytesReceived: received, expectedBytesToReceive: expectedToReceive > 0 ? expectedToReceive : nil,
+            bytesSent: sent, expectedBytesToSend: expectedToSend > 0 ? expectedToSend : nil)
+    }
+
     /// The fraction of the download done, from 0 to 1, or `nil` when its length is unknown.
     public var fractionReceived: Double? {
         guard let expected = expectedBytesToReceive, expected > 0 else { return nil }

@@ -273,8 +273,8 @@ final class CurlTransfer {
         guard now &- lastProgressReport >= Self.progressIntervalNanoseconds else { return }
         lastProgressReport = now
         onProgress(TransferProgress(
-            bytesReceived: Int64(received), expectedBytesToReceive: expectedToReceive > 0 ? Int64(expectedToReceive) : nil,
-            bytesSent: Int64(sent), expectedBytesToSend: expectedToSend > 0 ? Int64(expectedToSend) : nil))
+            curlReceived: Int64(received), expectedToReceive: Int64(expectedToReceive),
+            sent: Int64(sent), expectedToSend: Int64(expectedToSend)))
     }
 
     private static let progressIntervalNanoseconds = UInt64(TransferProgress.minimumInterval.roundedUpMilliseconds) * 1_000_000
@@ -282,13 +282,13 @@ final class CurlTransfer {
     /// Reports the final counts, just before the outcome.
     func reportFinalProgress() {
         guard let onProgress = events.onProgress else { return }
-        let expectedToReceive = easy.info(offset: CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
-        let expectedToSend = easy.info(offset: CURLINFO_CONTENT_LENGTH_UPLOAD_T)
-        onProgress(TransferProgress(
-            bytesReceived: easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T),
-            expectedBytesToReceive: expectedToReceive > 0 ? expectedToReceive : nil,
-            bytesSent: easy.info(offset: CURLINFO_SIZE_UPLOAD_T),
-            expectedBytesToSend: expectedToSend > 0 ? expectedToSend : bodyReader?.length))
+        var progress = TransferProgress(
+            curlReceived: easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T),
+            expectedToReceive: easy.info(offset: CURLINFO_CONTENT_LENGTH_DOWNLOAD_T),
+            sent: easy.info(offset: CURLINFO_SIZE_UPLOAD_T),
+            expectedToSend: easy.info(offset: CURLINFO_CONTENT_LENGTH_UPLOAD_T))
+        progress.expectedBytesToSend = progress.expectedBytesToSend ?? bodyReader?.length
+        onProgress(progress)
     }
 
     // MARK: Control (on the queue, between curl calls)

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -144,6 +145,27 @@ final class ResponseBodyBuffer: Sendable {
         }
         resume?.resume()
         return item
+    }
+
+    /// The head that `first` — the first item taken — carries: the head itself, or the response's
+    /// own when the transfer ended without delivering one (the end stays in the buffer).
+    ///
+    /// - Throws: The transfer's error, when it failed before its head.
+    static func head(from first: Item) throws(RequestError) -> ResponseHead {
+        switch first {
+        case .head(let head): return head
+        case .chunk: preconditionFailure("a body chunk cannot precede the head")
+        case .end(.failure(let error)): throw error
+        case .end(.success(let response)): return response.head
+        }
+    }
+
+    /// The next item, waiting on `arrival` (signalled by the arrival handler) until one comes.
+    func nextItem(waitingOn arrival: DispatchSemaphore) -> Item {
+        while true {
+            if let item = take() { return item }
+            arrival.wait()
+        }
     }
 
     /// Whether the transfer is paused because the buffer is full.

@@ -13,52 +13,27 @@ import Synchronization
 /// while let chunk = try reader.read() { handle(chunk) }
 /// ```
 public final class ResponseBodyReader: Sendable {
+    /// Status, headers and HTTP version.
+    public let head: ResponseHead
     private let buffer: ResponseBodyBuffer
     private let arrival: DispatchSemaphore
     private let client: BlockingClient
-    private let state = Mutex(State())
+    /// The transfer's outcome, once ``read()`` reached it.
+    private let end = Mutex<Result<Response, RequestError>?>(nil)
 
-    private struct State {
-        var head: ResponseHead?
-        var end: Result<Response, RequestError>?
-    }
-
-    init(buffer: ResponseBodyBuffer, arrival: DispatchSemaphore, client: BlockingClient) {
+    init(head: ResponseHead, buffer: ResponseBodyBuffer, arrival: DispatchSemaphore, client: BlockingClient) {
+        self.head = head
         self.buffer = buffer
         self.arrival = arrival
         self.client = client
     }
 
     deinit {
-        if state.withLock({ $0.end == nil }) { buffer.cancel() }
-    }
-
-    /// Status, headers and HTTP version.
-    public var head: ResponseHead {
-        // Set before the reader is handed out.
-        state.withLock { $0.head } ?? ResponseHead(status: .ok, headerFields: [:], httpVersion: .http1_1)
+        if end.withLock({ $0 == nil }) { buffer.cancel() }
     }
 
     /// Whether the transfer is paused in curl because unread bytes fill the buffer.
     var isWaitingForRoom: Bool { buffer.isPausedForRoom }
-
-    /// Waits for the head; throws the transfer's error when it failed first.
-    func readHead() throws(RequestError) {
-        switch nextItem() {
-        case .head(let head):
-            state.withLock { $0.head = head }
-        case .chunk:
-            preconditionFailure("a body chunk cannot precede the head")
-        case .end(.failure(let error)):
-            state.withLock { $0.end = .failure(error) }
-            throw error
-        case .end(.success(let response)):
-            state.withLock {
-                $0.head = ResponseHead(status: response.status, headerFields: response.headerFields, httpVersion: response.httpVersion)
-                $0.end = .success(response)
-            }
-        }
-    }
 
     /// The next chunk of the body, waiting for it; `nil` after the last one.
     ///
@@ -66,7 +41,7 @@ public final class ResponseBodyReader: Sendable {
     ///   ``close()``), or ``RequestError/Code/blockingRefused`` on a thread where waiting is unsafe.
     @available(*, noasync, message: "blocking calls starve Swift concurrency; use AsyncClient")
     public func read() throws(RequestError) -> Data? {
-        if let end = state.withLock({ $0.end }) {
+        if let end = end.withLock({ $0 }) {
             if case .failure(let error) = end { throw error }
             return nil
         }
@@ -74,13 +49,13 @@ public final class ResponseBodyReader: Sendable {
             throw RequestError(.blockingRefused, refusal)
         }
         while true {
-            switch nextItem() {
+            switch buffer.nextItem(waitingOn: arrival) {
             case .head:
                 continue
             case .chunk(let data):
                 return data
             case .end(let result):
-                state.withLock { $0.end = result }
+                end.withLock { $0 = result }
                 if case .failure(let error) = result { throw error }
                 return nil
             }
@@ -105,12 +80,5 @@ public final class ResponseBodyReader: Sendable {
     /// Stops reading: cancels the transfer unless its body was read to the end.
     public func close() {
         buffer.cancel()
-    }
-
-    private func nextItem() -> ResponseBodyBuffer.Item {
-        while true {
-            if let item = buffer.take() { return item }
-            arrival.wait()
-        }
     }
 }
