@@ -33,6 +33,9 @@ public struct Configuration: Sendable {
     public var receiveBufferSize: Int
     /// Where the transport logs; a logger labelled `"CurlBridge"` by default.
     public var logger: Logger
+    /// How redirects are followed; ``RedirectPolicy/standard`` by default (up to 10 hops, only
+    /// safe headers to another origin, no https→http). A request may bring its own.
+    public var redirects: RedirectPolicy
 
     /// Creates a configuration; every parameter has the default documented on its property.
     public init(
@@ -45,8 +48,10 @@ public struct Configuration: Sendable {
         maximumBodySize: Int = 64 << 20,
         decodesContentEncoding: Bool = true,
         receiveBufferSize: Int = 512 << 10,
-        logger: Logger = Logger(label: "CurlBridge")
+        logger: Logger = Logger(label: "CurlBridge"),
+        redirects: RedirectPolicy = .standard
     ) {
+        self.redirects = redirects
         self.baseURL = baseURL
         self.timeouts = timeouts
         self.defaultHeaders = defaultHeaders
