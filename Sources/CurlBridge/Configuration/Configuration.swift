@@ -33,6 +33,11 @@ public struct Configuration: Sendable {
     public var receiveBufferSize: Int
     /// Where the transport logs; a logger labelled `"CurlBridge"` by default.
     public var logger: Logger
+    /// Where the transport keeps cookies; ``CookieStorage/inMemory`` by default.
+    public var cookies: CookieStorage
+    /// The proxies requests go through; ``ProxyConfiguration/direct`` (none, and none taken from
+    /// the environment) by default.
+    public var proxy: ProxyConfiguration
 
     /// Creates a configuration; every parameter has the default documented on its property.
     public init(
@@ -45,7 +50,9 @@ public struct Configuration: Sendable {
         maximumBodySize: Int = 64 << 20,
         decodesContentEncoding: Bool = true,
         receiveBufferSize: Int = 512 << 10,
-        logger: Logger = Logger(label: "CurlBridge")
+        logger: Logger = Logger(label: "CurlBridge"),
+        cookies: CookieStorage = .inMemory,
+        proxy: ProxyConfiguration = .direct
     ) {
         self.baseURL = baseURL
         self.timeouts = timeouts
@@ -57,6 +64,8 @@ public struct Configuration: Sendable {
         self.decodesContentEncoding = decodesContentEncoding
         self.receiveBufferSize = receiveBufferSize
         self.logger = logger
+        self.cookies = cookies
+        self.proxy = proxy
     }
 
     /// The default headers: `User-Agent: CurlBridge/<version> libcurl/<version>`.

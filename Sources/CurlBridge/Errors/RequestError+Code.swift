@@ -16,6 +16,7 @@ extension RequestError {
             case bodyTooLarge, fileIO, destinationExists, integrityMismatch
             case bodySourceFailed, bodyNotRewindable
             case blockingRefused, transportShutDown, transportFailure
+            case invalidCookie
         }
 
         private let kind: Kind
@@ -94,6 +95,8 @@ extension RequestError {
         public static let transportShutDown = Code(.transportShutDown)
         /// Any other failure inside libcurl (see ``RequestError/curlCode`` and ``RequestError/curlMessage``).
         public static let transportFailure = Code(.transportFailure)
+        /// A cookie given to a ``CookieJar`` has a field a cookie cannot have, or curl refused it.
+        public static let invalidCookie = Code(.invalidCookie)
 
         /// Whether this code is one of the three timeouts.
         public var isTimeout: Bool {

@@ -70,6 +70,7 @@ final class CurlTransfer {
         self.startedAt = lastActivity
         self.bodyReader = try RequestBodyReader(request.body)
         try options.apply(to: easy, url: request.url)
+        try options.applyCookiesAndProxy(to: easy, request: request)
         try configureRequest()
         try installCallbacks()
     }
