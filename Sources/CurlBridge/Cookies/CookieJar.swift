@@ -42,7 +42,8 @@ public struct CookieJar: Sendable {
     }
 
     /// The cookies a request to `url` sends now: domain, path, `Secure` and expiry matched as
-    /// curl matches them, longest path first.
+    /// curl matches them, in curl's order (longest path first, then longest domain, then longest
+    /// name; curl breaks remaining ties by age, which the jar does not expose).
     ///
     /// - Throws: ``RequestError/Code/invalidURL`` if `url` is not an absolute http or https URL.
     public func cookies(for url: String) throws(RequestError) -> [Cookie] {
@@ -52,7 +53,9 @@ public struct CookieJar: Sendable {
             throw RequestError(.invalidURL, "\(url.debugDescription) is not an absolute http or https URL", url: url)
         }
         let now = Date()
-        return try cookies().filter { $0.matches(components, at: now) }.sorted { $0.path.count > $1.path.count }
+        return try cookies().filter { $0.matches(components, at: now) }.sorted {
+            ($0.path.utf8.count, $0.domain.utf8.count, $0.name.utf8.count) > ($1.path.utf8.count, $1.domain.utf8.count, $1.name.utf8.count)
+        }
     }
 
     /// Adds `cookie`, replacing the cookie with the same name, domain, host-only flag and path;

@@ -4,8 +4,9 @@ extension Request {
     /// (`NSURLRequest.httpShouldHandleCookies = false`).
     ///
     /// A `Cookie` header set on the request is sent either way. With the jar on, curl sends the
-    /// jar's cookies for the URL in a second `Cookie` header line after it (one `Cookie` field per
-    /// cookie over HTTP/2); to send only your own, switch the jar off for the request.
+    /// jar's cookies for the URL as well, in a `Cookie` header line before yours (two `Cookie`
+    /// lines over HTTP/1.1); to send only your own, switch the jar off for the request, or add
+    /// yours to the jar instead.
     public func cookies(_ usesJar: Bool) -> Request {
         var copy = self
         copy.usesCookieJar = usesJar
