@@ -335,7 +335,9 @@ final class CurlTransfer {
     func outcome(of result: CURLcode) -> Result<Response, RequestError> {
         if let failure { return .failure(failure) }
         guard result == CURLE_OK else {
-            return .failure(RequestError(curlResult: result, errorBuffer: easy.errorText, connectLimitApplied: connectLimitApplied)
+            return .failure(RequestError(
+                curlResult: result, errorBuffer: easy.errorText, connectLimitApplied: connectLimitApplied,
+                proxyTunnelStatus: easy.info(long: CURLINFO_HTTP_CONNECTCODE))
                 .attributed(to: request.method, url: request.url))
         }
         return .success(Response(
