@@ -166,3 +166,17 @@ import Testing
         #expect(names == ["added", "queued"])
     }
 }
+
+extension CookieTests {
+    @Test(arguments: ClientStyle.allCases)
+    func cookiesTravelOverHTTP2(style: ClientStyle) async throws {
+        let transport = Fixture.transport(try await Fixture.server(), tls: true)
+        let set = try await style.send(Self.setting("h2=1; Secure", "other=2"), through: transport).get()
+        #expect(set.httpVersion == .http2)
+        let echo = try await style.send(.get("echo"), through: transport).get().echo()
+        #expect(echo.httpVersion == "2")
+        let sent = echo.header("Cookie").flatMap { $0.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) } }
+        #expect(sent.sorted() == ["h2=1", "other=2"])
+        #expect(try #require(transport.cookies).cookies().first { $0.name == "h2" }?.isSecure == true)
+    }
+}

@@ -74,8 +74,11 @@ final class CurlCookieShare: @unchecked Sendable {
     }
 
     deinit {
-        curl_share_cleanup(share)
-        Self.destroy(mutexes)
+        // Should an easy handle still be attached (none can be: see the type's comment), curl keeps
+        // the share and may still call the lock callbacks, so the mutexes must outlive it.
+        if curl_share_cleanup(share) == CURLSHE_OK {
+            Self.destroy(mutexes)
+        }
     }
 
     private static func destroy(_ mutexes: UnsafeMutablePointer<pthread_mutex_t>) {
