@@ -180,3 +180,25 @@ extension CookieTests {
         #expect(try #require(transport.cookies).cookies().first { $0.name == "h2" }?.isSecure == true)
     }
 }
+
+extension CookieTests {
+    /// Jar changes (each a rewrite of curl's jar) racing responses that set cookies lose none of
+    /// either: the jar's lock covers the whole read-modify-write.
+    @Test func jarChangesRacingTransfersLoseNoCookie() async throws {
+        let transport = Fixture.transport(try await Fixture.server())
+        let jar = try #require(transport.cookies)
+        let requests = (0..<40).map { Self.setting("server\($0)=\($0)") }
+        let writer = Task.detached {
+            for index in 0..<40 {
+                try jar.add(Cookie(name: "api\(index)", value: "\(index)", domain: "127.0.0.1"))
+                try jar.add(Cookie(name: "temporary", value: "\(index)", domain: "127.0.0.1"))
+                try jar.delete(name: "temporary", domain: "127.0.0.1")
+            }
+        }
+        let outcomes = await transport.startTogether(requests)
+        try await writer.value
+        #expect(outcomes.allSatisfy { (try? $0.get().status) == .ok })
+        let names = Set(try jar.cookies().map(\.name))
+        #expect(names == Set((0..<40).flatMap { ["server\($0)", "api\($0)"] }))
+    }
+}

@@ -100,6 +100,9 @@ final class CurlCookieShare: @unchecked Sendable {
     func withLockedJar<T>(_ body: (CurlCookieList) throws(RequestError) -> T) throws(RequestError) -> T {
         let easy = try CurlEasyHandle()
         try easy.check(ccurl_easy_setopt_share(easy.raw, share), CURLOPT_SHARE)
+        // The handle is cleaned up (which takes the share's own lock) after the cookie lock is
+        // released: no thread ever waits for the share lock while holding the cookie lock.
+        defer { withExtendedLifetime(easy) {} }
         let cookieMutex = mutexes + Int(CURL_LOCK_DATA_COOKIE.rawValue)
         pthread_mutex_lock(cookieMutex)
         defer { pthread_mutex_unlock(cookieMutex) }
