@@ -43,7 +43,12 @@ enum Router {
         case ("response-headers", 1):
             return .complete(responseHeaders(parameters))
         case ("redirect-to", 1):
-            return redirect(parameters)
+            return RedirectRoutes.redirectTo(parameters)
+        case ("redirect", 2):
+            guard let hops = integer(segments[1], in: 0...100) else { return invalid("hop count", 0...100) }
+            return RedirectRoutes.chain(remaining: hops, request: request)
+        case ("redirect-loop", 1):
+            return RedirectRoutes.loop()
         case ("multipart", 1):
             return .offloaded { MultipartRoute.response(to: request) }
         case ("json", 1):
@@ -105,18 +110,6 @@ enum Router {
             }
         }
         return response
-    }
-
-    private static func redirect(_ parameters: QueryParameters) -> ResponsePlan {
-        guard let location = parameters["url"] else {
-            return .complete(.badRequest("the url parameter is required"))
-        }
-        guard let code = integer(parameters["status"], in: redirectStatusCodes, default: 302) else {
-            return invalid("status", redirectStatusCodes)
-        }
-        var response = CompleteResponse.text(HTTPResponseStatus(statusCode: code), "redirecting to " + location)
-        response.headers.add(name: "Location", value: location)
-        return .complete(response)
     }
 
     /// A body-less `200` announcing `declaredLength` bytes of octets, for `HEAD` of streaming routes.

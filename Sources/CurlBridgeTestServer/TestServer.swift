@@ -27,7 +27,12 @@ import Synchronization
 /// - `/close-mid-body`: announces 1000 bytes, sends 100, closes the connection (HTTP/2: resets the stream).
 /// - `/never-respond`: reads the request and never answers.
 /// - `/response-headers?Name=value&…`: `200` `"ok"` with each (percent-decoded) pair as a header.
-/// - `/redirect-to?url=…&status=302`: the status (300...399, default 302) with `Location: url`.
+/// - `/redirect-to?url=…&status=302`: the status (300...399, default 302) with `Location: url`;
+///   `set-cookie=…` adds that `Set-Cookie`, `delay=ms` answers late, `body-bytes=N` sends `N`
+///   pattern bytes as the redirect's body.
+/// - `/redirect/N`: a `302` to the relative `/redirect/N-1` (N in 0...100); `/redirect/0` answers
+///   like `/echo`.
+/// - `/redirect-loop`: a `302` to itself.
 /// - `/json`: `{"id":42,"name":"CurlBridge"}`.
 /// - `/multipart`: parses a `multipart/form-data` body with multipart-kit and answers the JSON
 ///   ``MultipartReply`` (each part's headers, name, filename, type, size and bytes).

@@ -202,3 +202,21 @@ extension CookieTests {
         #expect(names == Set((0..<40).flatMap { ["server\($0)", "api\($0)"] }))
     }
 }
+
+extension CookieTests {
+    /// Each hop of a redirect is its own transfer on the jar: a cookie set by a redirect response
+    /// is sent to its target, and each origin gets only its own cookies.
+    @Test(arguments: ClientStyle.allCases)
+    func redirectHopsSendEachOriginItsOwnCookies(style: ClientStyle) async throws {
+        let server = try await Fixture.server()
+        let transport = Fixture.transport(server)
+        let numeric = server.httpURL.absoluteString, named = "http://localhost:\(server.httpPort)/"
+        let sameOrigin = Request.get("redirect-to").query("url", "/echo").query("set-cookie", "login=ok")
+        #expect(try await Self.receivedCookies(style, sameOrigin, through: transport) == ["login=ok"])
+        let toNamed = Request.get(numeric + "redirect-to").query("url", named + "echo").query("set-cookie", "fromNumeric=1")
+        #expect(try await Self.receivedCookies(style, toNamed, through: transport) == [])
+        let backToNumeric = Request.get(named + "redirect-to").query("url", numeric + "echo").query("set-cookie", "fromNamed=2")
+        #expect(try await Self.receivedCookies(style, backToNumeric, through: transport).sorted() == ["fromNumeric=1", "login=ok"])
+        #expect(try await Self.receivedCookies(style, .get(named + "echo"), through: transport) == ["fromNamed=2"])
+    }
+}

@@ -33,6 +33,9 @@ public struct Configuration: Sendable {
     public var receiveBufferSize: Int
     /// Where the transport logs; a logger labelled `"CurlBridge"` by default.
     public var logger: Logger
+    /// How redirects are followed; ``RedirectPolicy/standard`` by default (up to 10 hops, only
+    /// safe headers to another origin, no https→http). A request may bring its own.
+    public var redirects: RedirectPolicy
     /// Where the transport keeps cookies; ``CookieStorage/inMemory`` by default.
     public var cookies: CookieStorage
     /// The proxies requests go through; ``ProxyConfiguration/direct`` (none, and none taken from
@@ -51,9 +54,11 @@ public struct Configuration: Sendable {
         decodesContentEncoding: Bool = true,
         receiveBufferSize: Int = 512 << 10,
         logger: Logger = Logger(label: "CurlBridge"),
+        redirects: RedirectPolicy = .standard,
         cookies: CookieStorage = .inMemory,
         proxy: ProxyConfiguration = .direct
     ) {
+        self.redirects = redirects
         self.baseURL = baseURL
         self.timeouts = timeouts
         self.defaultHeaders = defaultHeaders

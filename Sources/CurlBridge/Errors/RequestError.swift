@@ -96,6 +96,13 @@ public struct RequestError: Error, Sendable, CustomStringConvertible {
         RequestError(.cancelled, "the task was cancelled before the request started", method: request.method, url: request.url)
     }
 
+    /// A copy carrying `response`, the response the failure is about.
+    func with(response: Response) -> RequestError {
+        RequestError(
+            code, message, method: method, url: url, curlCode: curlCode, curlMessage: curlMessage,
+            response: response, underlying: underlying, resumeData: resumeData)
+    }
+
     /// A copy carrying `resumeData`.
     func resumable(with resumeData: ResumeData?) -> RequestError {
         RequestError(

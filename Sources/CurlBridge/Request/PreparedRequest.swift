@@ -88,14 +88,14 @@ extension Request {
         return .success(PreparedRequest(
             method: method,
             url: resolvedURL,
-            headerLines: headerLines(merging: defaults.headerLines),
+            headerLines: headerLines(merging: omitsDefaultHeaders ? [] : defaults.headerLines),
             body: body?.content,
             connectTimeoutMilliseconds: timeouts.connect?.roundedUpMilliseconds,
             idleTimeoutNanoseconds: timeouts.idle.map { UInt64($0.roundedUpMilliseconds) * 1_000_000 },
             totalTimeoutMilliseconds: timeouts.total?.roundedUpMilliseconds,
             maximumBodySize: defaults.maximumBodySize,
             accept: headerFields.first { $0.name == .accept }?.value
-                ?? defaults.headerLines.first { $0.name == .accept }?.value,
+                ?? (omitsDefaultHeaders ? nil : defaults.headerLines.first { $0.name == .accept }?.value),
             usesCookieJar: usesCookieJar
         ))
     }

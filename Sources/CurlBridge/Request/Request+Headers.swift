@@ -11,14 +11,19 @@ extension Request {
     ///   - name: The field name.
     ///   - value: The field value.
     ///   - sensitive: Whether ``curlDescription(for:revealingSecrets:)`` redacts the value (as it
-    ///     always does for `Authorization`, `Proxy-Authorization` and `Cookie`); `false` by default.
-    public func header(_ name: String, _ value: String, sensitive: Bool = false) -> Request {
+    ///     always does for `Authorization`, `Proxy-Authorization` and `Cookie`), and whether a
+    ///     redirect to another origin drops it (always); `false` by default.
+    ///   - forwardable: Whether a redirect to another origin carries it even though it is not on
+    ///     ``RedirectPolicy/crossOriginSafeHeaders``; `false` by default. A sensitive header is
+    ///     never forwarded.
+    public func header(_ name: String, _ value: String, sensitive: Bool = false, forwardable: Bool = false) -> Request {
         guard let field = Self.validatedField(name, value) else {
             return failing(.invalidHeader, "header \(name.debugDescription): \(value.debugDescription) contains a forbidden character")
         }
         var copy = self
         copy.headerFields.append(field)
         if sensitive { copy.sensitiveHeaderNames.insert(field.name) }
+        if forwardable { copy.forwardableHeaderNames.insert(field.name) }
         return copy
     }
 

@@ -33,6 +33,15 @@ public struct Request: Sendable {
     /// Names of headers redacted from ``curlDescription(for:revealingSecrets:)`` besides
     /// `Authorization`, `Proxy-Authorization` and `Cookie`; see ``header(_:_:sensitive:)``.
     public var sensitiveHeaderNames: Set<HTTPField.Name>
+    /// Names of headers that a redirect to another origin carries even under
+    /// ``RedirectPolicy/CrossOriginHeaders/safeListOnly``; see ``header(_:_:sensitive:forwardable:)``.
+    public var forwardableHeaderNames: Set<HTTPField.Name>
+    /// This request's redirect policy, replacing the configuration's; `nil` (the default) uses
+    /// ``Configuration/redirects``.
+    public var redirectPolicy: RedirectPolicy?
+    /// Whether the configuration's default headers are left out: set on a hop to another origin,
+    /// whose headers were already filtered with the defaults merged in.
+    var omitsDefaultHeaders: Bool
     /// The first problem found while building, reported at send time.
     var problem: RequestError?
     /// Whether the transport's cookie jar sends its cookies with this request and stores those
@@ -53,6 +62,9 @@ public struct Request: Sendable {
         self.body = nil
         self.timeouts = Timeouts()
         self.sensitiveHeaderNames = []
+        self.forwardableHeaderNames = []
+        self.redirectPolicy = nil
+        self.omitsDefaultHeaders = false
         self.problem = nil
         self.usesCookieJar = true
     }

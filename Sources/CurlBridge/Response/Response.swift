@@ -12,8 +12,10 @@ public struct Response: Sendable, Equatable {
     public var headerFields: HTTPFields
     /// The body, decoded from any content encoding.
     public var body: Data
-    /// The URL the response came from.
+    /// The URL the response came from: after redirects, the last one (the effective URL).
     public var url: String
+    /// The redirects followed to get here, first to last; empty when there were none.
+    public var redirects: [RedirectHop]
     /// The HTTP version the response used.
     public var httpVersion: HTTPVersion
     /// Timings, sizes and connection facts, from curl.
@@ -28,8 +30,9 @@ public struct Response: Sendable, Equatable {
     public init(
         status: HTTPResponse.Status, headerFields: HTTPFields, body: Data, url: String,
         httpVersion: HTTPVersion, metrics: TransferMetrics,
-        requestMethod: HTTPRequest.Method = .get, requestAccept: String? = nil
+        requestMethod: HTTPRequest.Method = .get, requestAccept: String? = nil, redirects: [RedirectHop] = []
     ) {
+        self.redirects = redirects
         self.status = status
         self.headerFields = headerFields
         self.body = body
@@ -42,7 +45,7 @@ public struct Response: Sendable, Equatable {
 
     /// Status, headers and HTTP version.
     var head: ResponseHead {
-        ResponseHead(status: status, headerFields: headerFields, httpVersion: httpVersion)
+        ResponseHead(status: status, headerFields: headerFields, httpVersion: httpVersion, url: url, redirects: redirects)
     }
 
     /// Whether an empty body is what this response should have: a `HEAD` request, or status 204

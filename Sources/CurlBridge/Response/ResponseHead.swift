@@ -9,11 +9,20 @@ public struct ResponseHead: Sendable, Equatable {
     public var headerFields: HTTPFields
     /// The HTTP version the response used.
     public var httpVersion: HTTPVersion
+    /// The URL the response came from: after redirects, the last one.
+    public var url: String
+    /// The redirects followed to get here, first to last; empty when there were none.
+    public var redirects: [RedirectHop]
 
     /// Creates a response head.
-    public init(status: HTTPResponse.Status, headerFields: HTTPFields, httpVersion: HTTPVersion) {
+    public init(
+        status: HTTPResponse.Status, headerFields: HTTPFields, httpVersion: HTTPVersion, url: String,
+        redirects: [RedirectHop] = []
+    ) {
         self.status = status
         self.headerFields = headerFields
         self.httpVersion = httpVersion
+        self.url = url
+        self.redirects = redirects
     }
 }

@@ -30,13 +30,17 @@ public struct TransferMetrics: Sendable, Hashable {
     public var remoteAddress: String
     /// The server's port.
     public var remotePort: Int
+    /// How many redirects were followed before this, the final transfer (whose figures the
+    /// others are).
+    public var redirectCount: Int
 
     /// Creates metrics.
     public init(
         nameLookup: Duration, connect: Duration, tlsHandshake: Duration, preTransfer: Duration,
         firstByte: Duration, total: Duration, bytesSent: Int64, bytesReceived: Int64, headerBytes: Int,
-        reusedConnection: Bool, localPort: Int, remoteAddress: String, remotePort: Int
+        reusedConnection: Bool, localPort: Int, remoteAddress: String, remotePort: Int, redirectCount: Int = 0
     ) {
+        self.redirectCount = redirectCount
         self.nameLookup = nameLookup
         self.connect = connect
         self.tlsHandshake = tlsHandshake

@@ -288,6 +288,13 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
     }
 
+    /// Starts the next attempt of a request under its transfer's id, so that the caller's handle
+    /// now reaches it. Call only from inside the previous attempt's `onComplete` (on the loop):
+    /// the attempt is in curl before any command queued meanwhile, such as a cancel, is applied.
+    func startNextAttempt(id: UInt64, request: PreparedRequest, events: TransferEvents) {
+        begin(id: id, request: request, events: events)
+    }
+
     /// Creates the transfer's easy handle and adds it to the multi handle.
     private func begin(id: UInt64, request: PreparedRequest, events: TransferEvents) {
         let transfer: CurlTransfer

@@ -223,7 +223,8 @@ final class CurlTransfer {
             if code >= 200 {
                 headDelivered = true
                 let refusal = onResponseHead(ResponseHead(
-                    status: .init(code: code), headerFields: readHeaderFields(), httpVersion: readHTTPVersion()))
+                    status: .init(code: code), headerFields: readHeaderFields(), httpVersion: readHTTPVersion(),
+                    url: easy.info(string: CURLINFO_EFFECTIVE_URL)))
                 if let refusal {
                     failure = refusal.attributed(to: request.method, url: request.url)
                     return 0  // curl stops the transfer with CURLE_WRITE_ERROR

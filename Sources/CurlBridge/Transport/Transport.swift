@@ -99,12 +99,32 @@ public final class Transport: Sendable {
         }
         let id = loop.makeTransferID()
         let handle = TransferHandle(id: id, loop: loop)
-        guard submit(loop, .start(id: id, request: prepared, events: events), handle) else {
+        let attemptEvents = lifecycleEvents(for: request, prepared: prepared, id: id, loop: loop, events: events)
+        guard submit(loop, .start(id: id, request: prepared, events: attemptEvents), handle) else {
             events.onComplete(.failure(RequestError(
                 .transportShutDown, "the transport has been shut down", method: prepared.method, url: prepared.url)))
             return nil
         }
         return handle
+    }
+
+    /// The events of the request's first attempt: `events` wrapped by a ``RequestLifecycle`` that
+    /// follows redirects, or `events` itself when the request follows none.
+    private func lifecycleEvents(
+        for request: Request, prepared: PreparedRequest, id: UInt64, loop: CurlMultiLoop, events: TransferEvents
+    ) -> TransferEvents {
+        let policy = request.redirectPolicy ?? configuration.redirects
+        guard policy.maximumHops > 0 else { return events }
+        let defaults = requestDefaults
+        return RequestLifecycle(
+            request: request, prepared: prepared, policy: policy, defaultHeaders: configuration.defaultHeaders,
+            events: events
+        ) { next, events in
+            switch next.prepared(with: defaults) {
+            case .success(let ready): loop.startNextAttempt(id: id, request: ready, events: events)
+            case .failure(let problem): events.onComplete(.failure(problem))
+            }
+        }.events
     }
 
     /// How many requests are in flight (started in curl and not yet completed).

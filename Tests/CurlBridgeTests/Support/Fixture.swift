@@ -6,10 +6,16 @@ import Testing
 /// The loopback server shared by every test in the process, and transports that trust its CA.
 enum Fixture {
     private static let serverTask = Task { try await TestServer.start() }
+    private static let otherServerTask = Task { try await TestServer.start() }
 
     /// The shared server, started on first use.
     static func server() async throws -> TestServer {
         try await serverTask.value
+    }
+
+    /// A second server on other ports: another origin, for redirects that cross origins.
+    static func otherServer() async throws -> TestServer {
+        try await otherServerTask.value
     }
 
     /// A transport whose base URL is the server's plaintext (or TLS) port and that trusts the test CA.

@@ -266,7 +266,7 @@ final class DownloadOperation: Sendable {
         return .success(DownloadResponse(
             status: response.status, headerFields: response.headerFields, fileURL: destination,
             bytesWritten: state.written, resumedFromOffset: state.resumedFrom, sha256: digest,
-            url: response.url, httpVersion: response.httpVersion, metrics: response.metrics))
+            url: response.url, httpVersion: response.httpVersion, metrics: response.metrics, redirects: response.redirects))
     }
 
     /// Resume data for the partial file after a failure, closing (and keeping) the file; `nil`

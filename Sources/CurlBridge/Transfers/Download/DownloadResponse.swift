@@ -16,8 +16,10 @@ public struct DownloadResponse: Sendable, Equatable {
     public var resumedFromOffset: Int64
     /// The file's SHA-256 in lowercase hex, when ``DownloadOptions/expectedSHA256`` asked for a check.
     public var sha256: String?
-    /// The URL the response came from.
+    /// The URL the response came from: after redirects, the last one.
     public var url: String
+    /// The redirects followed to get here, first to last; empty when there were none.
+    public var redirects: [RedirectHop]
     /// The HTTP version the response used.
     public var httpVersion: HTTPVersion
     /// Timings, sizes and connection facts of the last attempt, from curl.
@@ -26,8 +28,10 @@ public struct DownloadResponse: Sendable, Equatable {
     /// Creates a download response.
     public init(
         status: HTTPResponse.Status, headerFields: HTTPFields, fileURL: URL, bytesWritten: Int64,
-        resumedFromOffset: Int64, sha256: String?, url: String, httpVersion: HTTPVersion, metrics: TransferMetrics
+        resumedFromOffset: Int64, sha256: String?, url: String, httpVersion: HTTPVersion, metrics: TransferMetrics,
+        redirects: [RedirectHop] = []
     ) {
+        self.redirects = redirects
         self.status = status
         self.headerFields = headerFields
         self.fileURL = fileURL

@@ -1,0 +1,132 @@
+import Foundation
+import HTTPTypes
+
+/// What to do with a response head, decided as a value: deliver it, follow it, or fail. Pure but
+/// for the policy's handler, so every rule is unit-tested without sockets.
+enum RedirectStep {
+    /// Not a redirect, or one not followed: the response is the result.
+    case deliver
+    /// Send `next`, recording `hop`.
+    case follow(next: Request, hop: RedirectHop)
+    /// Stop with this error.
+    case fail(RequestError)
+
+    /// Statuses that redirect with a `Location`.
+    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
+    /// Headers that describe a body, dropped when the next request has none (Fetch's
+    /// request-body-header names).
+    static let bodyHeaderNames: Set<String> = [
+        "content-type", "content-encoding", "content-language", "content-location", "content-length",
+        "transfer-encoding",
+    ]
+
+    /// Credentials a hop to another origin never carries, whatever the policy.
+    static let credentialHeaderNames: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+
+    /// The step for `head`, the answer to `request` sent to `url`.
+    ///
+    /// - Parameters:
+    ///   - head: The response head.
+    ///   - request: The request this hop sent.
+    ///   - url: The absolute URL this hop was sent to.
+    ///   - hopsSoFar: Redirects already followed in this chain.
+    ///   - visited: `"METHOD URL"` of every request sent in this chain, for loop detection.
+    ///   - policy: The redirect policy in force.
+    ///   - defaultHeaders: The configuration's default headers, merged into a cross-origin hop's
+    ///     filtered headers (they may hold secrets too).
+    static func decide(
+        _ head: ResponseHead, request: Request, url: String, hopsSoFar: Int, visited: Set<String>,
+        policy: RedirectPolicy, defaultHeaders: HTTPFields
+    ) -> RedirectStep {
+        guard redirectStatuses.contains(head.status.code), policy.maximumHops > 0,
+            let location = head.headerFields[.location]
+        else { return .deliver }
+        let failure = { (code: RequestError.Code, message: String) in
+            RedirectStep.fail(RequestError(code, message, method: request.method, url: url))
+        }
+        guard hopsSoFar < policy.maximumHops else {
+            return failure(.tooManyRedirects, "more than \(policy.maximumHops) redirects; the last pointed to \(location)")
+        }
+        guard let current = URL(string: url), let target = current.resolvingLocation(location) else {
+            return failure(.protocolError, "the \(head.status.code) redirect's Location \(location.debugDescription) is not a URL")
+        }
+        let hop = RedirectHop(status: head.status, url: url, location: target.absoluteString)
+        var next = nextRequest(after: request, status: head.status.code, to: target)
+        if case .stream? = next.body?.content {
+            return failure(
+                .bodyNotRewindable,
+                "the server redirected with \(head.status.code), which resends the body, and a body stream can be sent once only")
+        }
+        let crossOrigin = Origin(current) != Origin(target)
+        if crossOrigin {
+            next = stripped(next, policy: policy.crossOriginHeaders, defaultHeaders: defaultHeaders)
+        }
+        if let handler = policy.handler {
+            let context = RedirectContext(
+                response: head, request: request, next: next, hop: hopsSoFar + 1, isCrossOrigin: crossOrigin)
+            switch handler(context) {
+            case .follow: break
+            case .stop: return .deliver
+            case .followModified(let modified): next = modified
+            }
+        }
+        let nextURL = URL(string: next.url).flatMap { $0.scheme == nil ? URL(string: next.url, relativeTo: current)?.absoluteURL : $0 }
+        guard let nextURL, let scheme = nextURL.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            return failure(.insecureRedirect, "refused a redirect to \(next.url): only http and https are followed")
+        }
+        if current.scheme?.lowercased() == "https", scheme == "http", !policy.allowsDowngradeToPlainHTTP {
+            return failure(.insecureRedirect, "refused a redirect from https to plain http (\(nextURL.absoluteString))")
+        }
+        next.url = nextURL.absoluteString
+        if !policy.allowsRevisiting, visited.contains(visitKey(next.method, next.url)) {
+            return failure(.tooManyRedirects, "redirect loop: \(next.method) \(next.url) was already requested in this chain")
+        }
+        return .follow(next: next, hop: hop)
+    }
+
+    /// The key loop detection compares.
+    static func visitKey(_ method: HTTPRequest.Method, _ url: String) -> String {
+        "\(method.rawValue) \(url)"
+    }
+
+    /// `request` re-aimed at `target` with RFC 9110's method rules: 303 becomes GET (HEAD stays
+    /// HEAD), 301 and 302 turn a POST into a GET, and both drop the body; 307 and 308 keep both.
+    private static func nextRequest(after request: Request, status: Int, to target: URL) -> Request {
+        var next = request
+        next.url = target.absoluteString
+        next.queryItems = []
+        next.encodedQueryParts = []
+        let becomesGET = (status == 303 && request.method != .head) || ((status == 301 || status == 302) && request.method == .post)
+        if becomesGET {
+            next.method = .get
+            next.body = nil
+            next.headerFields = HTTPFields(next.headerFields.filter { !bodyHeaderNames.contains($0.name.canonicalName) })
+        }
+        return next
+    }
+
+    /// `request` with only the headers a hop to another origin may carry, the defaults merged in
+    /// first so that they are filtered too.
+    private static func stripped(
+        _ request: Request, policy: RedirectPolicy.CrossOriginHeaders, defaultHeaders: HTTPFields
+    ) -> Request {
+        var next = request
+        var merged = HTTPFields(defaultHeaders.filter { field in !request.headerFields.contains { $0.name == field.name } })
+        merged.append(contentsOf: request.headerFields)
+        let sensitive = Set(request.sensitiveHeaderNames.map(\.canonicalName)).union(credentialHeaderNames)
+        let forwardable = Set(request.forwardableHeaderNames.map(\.canonicalName))
+        next.headerFields = HTTPFields(merged.filter { field in
+            let name = field.name.canonicalName
+            if sensitive.contains(name) { return false }
+            switch policy {
+            case .allExceptSensitive: return true
+            case .safeListOnly:
+                if name == "content-type" || name == "content-language" { return next.body != nil }
+                return RedirectPolicy.crossOriginSafeHeaders.contains(name) || forwardable.contains(name)
+            }
+        })
+        next.omitsDefaultHeaders = true
+        return next
+    }
+}
