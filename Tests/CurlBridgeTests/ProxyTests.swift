@@ -185,3 +185,12 @@ import Testing
         try await proxy.shutdown()
     }
 }
+
+extension ProxyTests {
+    @Test func curlDescriptionSendsProxyAuthorizationToTheProxyOnly() {
+        let command = Request.get("https://example.com/").header("Proxy-Authorization", "Basic abc").header("X-Other", "1")
+            .curlDescription(revealingSecrets: true)
+        #expect(command.contains("--proxy-header 'Proxy-Authorization: Basic abc'"))
+        #expect(command.contains("-H 'X-Other: 1'"))
+    }
+}
