@@ -78,4 +78,28 @@ static const unsigned int ccurl_header_origin = CURLH_HEADER;
 static const size_t ccurl_error_size = CURL_ERROR_SIZE;
 static const CURLversion ccurl_version_now = CURLVERSION_NOW;
 
+// Share handles (the transport's cookie jar) and cookie lists.
+
+static inline CURLSHcode ccurl_share_setopt_long(CURLSH *share, CURLSHoption option, long value) {
+    return curl_share_setopt(share, option, value);
+}
+
+static inline CURLSHcode ccurl_share_setopt_lock_functions(CURLSH *share, curl_lock_function lock,
+                                                           curl_unlock_function unlock, void *userdata) {
+    CURLSHcode result = curl_share_setopt(share, CURLSHOPT_LOCKFUNC, lock);
+    if (result == CURLSHE_OK) result = curl_share_setopt(share, CURLSHOPT_UNLOCKFUNC, unlock);
+    if (result == CURLSHE_OK) result = curl_share_setopt(share, CURLSHOPT_USERDATA, userdata);
+    return result;
+}
+
+static inline CURLcode ccurl_easy_setopt_share(CURL *handle, CURLSH *share) {
+    return curl_easy_setopt(handle, CURLOPT_SHARE, share);
+}
+
+static inline CURLcode ccurl_easy_getinfo_slist(CURL *handle, CURLINFO info, struct curl_slist **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+static const long ccurl_headeropt_separate = CURLHEADER_SEPARATE;
+
 #endif

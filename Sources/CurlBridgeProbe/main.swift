@@ -6,6 +6,9 @@
 //                                five transports in all three styles, then shut down
 //   CurlBridgeProbe disk-full D  with a 1 MiB file size limit (RLIMIT_FSIZE, a full disk as
 //                                write(2) sees it), a 4 MB download into directory D in each style
+//   CurlBridgeProbe env-proxy    with http_proxy, HTTPS_PROXY, all_proxy and NO_PROXY set in this
+//                                process, whether requests go through a test proxy for each
+//                                proxy configuration
 import CurlBridge
 import CurlBridgeTestServer
 import Dispatch
@@ -164,14 +167,47 @@ func probeDiskFull(server: TestServer, directory: String) -> Never {
     exit(0)
 }
 
+/// With proxy variables in this process's environment, says for each configuration whether a
+/// request went through the proxy (`proxied:<outcome>`) or not (`direct:<outcome>`).
+func probeEnvironmentProxy(server: TestServer) -> Never {
+    let proxy: TestProxy
+    do {
+        proxy = try TestProxy.startAndWait()
+    } catch {
+        print("env-proxy the test proxy did not start: \(error)")
+        exit(1)
+    }
+    let proxyURL = "http://127.0.0.1:\(proxy.httpPort)"
+    setenv("http_proxy", proxyURL, 1)
+    setenv("HTTPS_PROXY", proxyURL, 1)
+    setenv("all_proxy", proxyURL, 1)
+    setenv("NO_PROXY", "localhost", 1)
+    let http = server.httpURL.absoluteString + "echo", https = server.httpsURL.absoluteString + "echo"
+    let localhost = "http://localhost:\(server.httpPort)/echo"
+    func route(_ proxyConfiguration: ProxyConfiguration, _ url: String) -> String {
+        let transport = Transport(configuration: Configuration(
+            tls: TLSConfiguration(trustedCertificatesPEM: TestServer.certificateAuthorityPEM), proxy: proxyConfiguration))
+        let client = BlockingClient(transport: transport, policy: .init(allowsMainThread: true))
+        let before = proxy.records.count
+        let result = outcome(client, .get(url))
+        return (proxy.records.count > before ? "proxied:" : "direct:") + result
+    }
+    let explicit = ProxyConfiguration.through(.http(host: "127.0.0.1", port: proxy.httpPort))
+    print("env-proxy default http=\(route(.direct, http)) https=\(route(.direct, https))")
+    print("env-proxy fromEnvironment http=\(route(.fromEnvironment(), http)) https=\(route(.fromEnvironment(), https)) no_proxy=\(route(.fromEnvironment(), localhost))")
+    print("env-proxy explicit no_proxy=\(route(explicit, localhost))")
+    exit(0)
+}
+
 do {
     let server = try TestServer.startAndWait()
     switch CommandLine.arguments.dropFirst().first {
     case "main-queue": probeMainQueue(server: server)
     case "resources": probeResources(server: server)
     case "disk-full" where CommandLine.arguments.count == 3: probeDiskFull(server: server, directory: CommandLine.arguments[2])
+    case "env-proxy": probeEnvironmentProxy(server: server)
     default:
-        print("usage: CurlBridgeProbe main-queue|resources|disk-full <directory>")
+        print("usage: CurlBridgeProbe main-queue|resources|disk-full <directory>|env-proxy")
         exit(2)
     }
 } catch {

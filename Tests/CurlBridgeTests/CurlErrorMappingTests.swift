@@ -11,7 +11,7 @@ import Testing
         (CURLE_COULDNT_RESOLVE_PROXY, .hostNotFound),
         (CURLE_COULDNT_CONNECT, .connectFailed),
         (CURLE_INTERFACE_FAILED, .connectFailed),
-        (CURLE_PROXY, .connectFailed),
+        (CURLE_PROXY, .proxyFailure),
         (CURLE_QUIC_CONNECT_ERROR, .connectFailed),
         (CURLE_SSL_CONNECT_ERROR, .tlsFailure),
         (CURLE_SSL_ENGINE_NOTFOUND, .tlsFailure),
@@ -66,6 +66,12 @@ import Testing
     @Test func timeoutIsConnectOnlyWhenTheConnectLimitApplied() {
         #expect(RequestError.Code(curlResult: CURLE_OPERATION_TIMEDOUT, connectLimitApplied: true) == .connectTimedOut)
         #expect(RequestError.Code(curlResult: CURLE_OPERATION_TIMEDOUT, connectLimitApplied: false) == .totalTimedOut)
+    }
+
+    @Test func failureAfterARefusedTunnelIsAProxyFailure() {
+        #expect(RequestError.Code(curlResult: CURLE_RECV_ERROR, connectLimitApplied: false, proxyTunnelStatus: 407) == .proxyFailure)
+        #expect(RequestError.Code(curlResult: CURLE_RECV_ERROR, connectLimitApplied: false, proxyTunnelStatus: 200) == .connectionLost)
+        #expect(RequestError.Code(curlResult: CURLE_OK, connectLimitApplied: false, proxyTunnelStatus: 407) != .proxyFailure)
     }
 
     @Test func errorBufferTextIsKept() {

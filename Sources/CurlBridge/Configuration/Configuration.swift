@@ -36,6 +36,11 @@ public struct Configuration: Sendable {
     /// How redirects are followed; ``RedirectPolicy/standard`` by default (up to 10 hops, only
     /// safe headers to another origin, no https→http). A request may bring its own.
     public var redirects: RedirectPolicy
+    /// Where the transport keeps cookies; ``CookieStorage/inMemory`` by default.
+    public var cookies: CookieStorage
+    /// The proxies requests go through; ``ProxyConfiguration/direct`` (none, and none taken from
+    /// the environment) by default.
+    public var proxy: ProxyConfiguration
 
     /// Creates a configuration; every parameter has the default documented on its property.
     public init(
@@ -49,7 +54,9 @@ public struct Configuration: Sendable {
         decodesContentEncoding: Bool = true,
         receiveBufferSize: Int = 512 << 10,
         logger: Logger = Logger(label: "CurlBridge"),
-        redirects: RedirectPolicy = .standard
+        redirects: RedirectPolicy = .standard,
+        cookies: CookieStorage = .inMemory,
+        proxy: ProxyConfiguration = .direct
     ) {
         self.redirects = redirects
         self.baseURL = baseURL
@@ -62,6 +69,8 @@ public struct Configuration: Sendable {
         self.decodesContentEncoding = decodesContentEncoding
         self.receiveBufferSize = receiveBufferSize
         self.logger = logger
+        self.cookies = cookies
+        self.proxy = proxy
     }
 
     /// The default headers: `User-Agent: CurlBridge/<version> libcurl/<version>`.

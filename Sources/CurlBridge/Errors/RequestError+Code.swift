@@ -16,6 +16,7 @@ extension RequestError {
             case bodyTooLarge, fileIO, destinationExists, integrityMismatch
             case bodySourceFailed, bodyNotRewindable
             case blockingRefused, transportShutDown, transportFailure
+            case invalidCookie, proxyFailure
         }
 
         private let kind: Kind
@@ -94,6 +95,13 @@ extension RequestError {
         public static let transportShutDown = Code(.transportShutDown)
         /// Any other failure inside libcurl (see ``RequestError/curlCode`` and ``RequestError/curlMessage``).
         public static let transportFailure = Code(.transportFailure)
+        /// A cookie given to a ``CookieJar`` has a field a cookie cannot have, or curl refused it.
+        public static let invalidCookie = Code(.invalidCookie)
+        /// The proxy refused or failed the request before it reached the server: proxy credentials
+        /// refused (`407` to a tunnel's `CONNECT`, SOCKS5 authentication), a `CONNECT` or SOCKS5
+        /// connection refused, or a broken proxy handshake. (An `http://` request the proxy
+        /// forwards gets the proxy's `407` as its response, like any other status.)
+        public static let proxyFailure = Code(.proxyFailure)
 
         /// Whether this code is one of the three timeouts.
         public var isTimeout: Bool {

@@ -10,7 +10,14 @@ extension RequestError.Code {
     ///   - connectLimitApplied: Whether the connect timeout was the limit in force: curl reports the
     ///     connect and the total timeout with the same `CURLE_OPERATION_TIMEDOUT`, and this tells
     ///     them apart (see ``CurlTransfer``'s use).
-    init(curlResult result: CURLcode, connectLimitApplied: Bool) {
+    ///   - proxyTunnelStatus: The status of a proxy's answer to `CONNECT`
+    ///     (`CURLINFO_HTTP_CONNECTCODE`), 0 if there was none: curl reports a refused tunnel as a
+    ///     receive error.
+    init(curlResult result: CURLcode, connectLimitApplied: Bool, proxyTunnelStatus: Int = 0) {
+        if result != CURLE_OK, proxyTunnelStatus != 0, !(200...299).contains(proxyTunnelStatus) {
+            self = .proxyFailure
+            return
+        }
         switch result {
         case CURLE_UNSUPPORTED_PROTOCOL:
             self = .unsupportedScheme
@@ -18,8 +25,10 @@ extension RequestError.Code {
             self = .invalidURL
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             self = .hostNotFound
-        case CURLE_COULDNT_CONNECT, CURLE_INTERFACE_FAILED, CURLE_PROXY, CURLE_QUIC_CONNECT_ERROR:
+        case CURLE_COULDNT_CONNECT, CURLE_INTERFACE_FAILED, CURLE_QUIC_CONNECT_ERROR:
             self = .connectFailed
+        case CURLE_PROXY:
+            self = .proxyFailure
         case CURLE_OPERATION_TIMEDOUT:
             self = connectLimitApplied ? .connectTimedOut : .totalTimedOut
         case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED,
@@ -61,9 +70,10 @@ extension RequestError {
     /// - Parameters:
     ///   - result: The `CURLcode`.
     ///   - errorBuffer: The contents of the transfer's `CURLOPT_ERRORBUFFER` (may be empty).
-    ///   - connectLimitApplied: See ``RequestError/Code/init(curlResult:connectLimitApplied:)``.
-    init(curlResult result: CURLcode, errorBuffer: String, connectLimitApplied: Bool) {
-        let code = Code(curlResult: result, connectLimitApplied: connectLimitApplied)
+    ///   - connectLimitApplied: See ``RequestError/Code/init(curlResult:connectLimitApplied:proxyTunnelStatus:)``.
+    ///   - proxyTunnelStatus: Likewise.
+    init(curlResult result: CURLcode, errorBuffer: String, connectLimitApplied: Bool, proxyTunnelStatus: Int = 0) {
+        let code = Code(curlResult: result, connectLimitApplied: connectLimitApplied, proxyTunnelStatus: proxyTunnelStatus)
         let summary = String(cString: curl_easy_strerror(result))
         self.init(
             code, errorBuffer.isEmpty ? summary : errorBuffer,

@@ -22,6 +22,8 @@ struct PreparedRequest: Sendable {
     let maximumBodySize: Int
     /// The `Accept` value sent, if the request or the defaults set one.
     let accept: String?
+    /// Whether the transport's cookie jar takes part.
+    let usesCookieJar: Bool
 
     /// Whether the body is a multipart form.
     var isMultipart: Bool {
@@ -93,7 +95,8 @@ extension Request {
             totalTimeoutMilliseconds: timeouts.total?.roundedUpMilliseconds,
             maximumBodySize: defaults.maximumBodySize,
             accept: headerFields.first { $0.name == .accept }?.value
-                ?? (omitsDefaultHeaders ? nil : defaults.headerLines.first { $0.name == .accept }?.value)
+                ?? (omitsDefaultHeaders ? nil : defaults.headerLines.first { $0.name == .accept }?.value),
+            usesCookieJar: usesCookieJar
         ))
     }
 

@@ -35,7 +35,9 @@ extension Request {
         words.append(ShellWord.quoted(prepared.url))
         let secret = Self.alwaysSensitiveHeaderNames.union(sensitiveHeaderNames)
         for line in prepared.headerLines {
-            words += ["-H", ShellWord.quoted(revealingSecrets ? line : Self.redacted(line, secret: secret))]
+            // As the transport does, Proxy-Authorization goes to a proxy only.
+            let option = CurlEasyHandle.isForProxyOnly(line) ? "--proxy-header" : "-H"
+            words += [option, ShellWord.quoted(revealingSecrets ? line : Self.redacted(line, secret: secret))]
         }
         switch prepared.body {
         case .bytes(let body)?:

@@ -44,6 +44,9 @@ public struct Request: Sendable {
     var omitsDefaultHeaders: Bool
     /// The first problem found while building, reported at send time.
     var problem: RequestError?
+    /// Whether the transport's cookie jar sends its cookies with this request and stores those
+    /// the response sets; `true` by default. See ``cookies(_:)``.
+    public var usesCookieJar: Bool
 
     /// Creates a request with a standard or custom method.
     ///
@@ -63,6 +66,7 @@ public struct Request: Sendable {
         self.redirectPolicy = nil
         self.omitsDefaultHeaders = false
         self.problem = nil
+        self.usesCookieJar = true
     }
 
     /// Creates a request with a method given by name, such as `"PROPFIND"`.

@@ -11,6 +11,8 @@ final class CurlEasyHandle {
     let raw: UnsafeMutableRawPointer
     /// The header list handed to `CURLOPT_HTTPHEADER`; curl does not copy it.
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// The header list handed to `CURLOPT_PROXYHEADER` (headers for the proxy only).
+    private var proxyHeaderList: UnsafeMutablePointer<curl_slist>?
     /// The buffer curl writes its error text into (`CURLOPT_ERRORBUFFER`).
     private let errorBuffer: UnsafeMutablePointer<CChar>
     /// The multipart body handed to `CURLOPT_MIMEPOST`, freed after the handle.
@@ -34,6 +36,7 @@ final class CurlEasyHandle {
         curl_easy_cleanup(raw)
         curl_mime_free(mime)
         curl_slist_free_all(headerList)
+        curl_slist_free_all(proxyHeaderList)
         errorBuffer.deallocate()
     }
 
@@ -70,19 +73,36 @@ final class CurlEasyHandle {
         try check(result, option)
     }
 
-    /// Installs `lines` as the request's header list (`CURLOPT_HTTPHEADER`).
+    /// Installs `lines` as the request's headers: `Proxy-Authorization` goes to the proxy only
+    /// (`CURLOPT_PROXYHEADER`, sent in a tunnel's `CONNECT` or with a request the proxy forwards,
+    /// never to an origin), every other line to the server (`CURLOPT_HTTPHEADER`).
     func setHeaderLines(_ lines: [String]) throws(RequestError) {
-        var list: UnsafeMutablePointer<curl_slist>?
+        try replace(&headerList, with: lines.filter { !Self.isForProxyOnly($0) }, option: CURLOPT_HTTPHEADER)
+        try replace(&proxyHeaderList, with: lines.filter(Self.isForProxyOnly), option: CURLOPT_PROXYHEADER)
+        try set(CURLOPT_HEADEROPT, ccurl_headeropt_separate)
+    }
+
+    /// Whether a header line (`"Name: value"` or `"Name;"`) is for the proxy only: `Proxy-Authorization`.
+    static func isForProxyOnly(_ line: String) -> Bool {
+        let name = line.prefix { $0 != ":" && $0 != ";" }
+        return name.count < line.count && name.lowercased() == "proxy-authorization"
+    }
+
+    /// Builds a curl list of `lines`, hands it to curl as `option` and keeps it in `list`.
+    private func replace(
+        _ list: inout UnsafeMutablePointer<curl_slist>?, with lines: [String], option: CURLoption
+    ) throws(RequestError) {
+        var built: UnsafeMutablePointer<curl_slist>?
         for line in lines {
-            guard let extended = curl_slist_append(list, line) else {
-                curl_slist_free_all(list)
+            guard let extended = curl_slist_append(built, line) else {
+                curl_slist_free_all(built)
                 throw RequestError(.transportFailure, "curl_slist_append failed")
             }
-            list = extended
+            built = extended
         }
-        curl_slist_free_all(headerList)
-        headerList = list
-        try check(ccurl_easy_setopt_slist(raw, CURLOPT_HTTPHEADER, list), CURLOPT_HTTPHEADER)
+        try check(ccurl_easy_setopt_slist(raw, option, built), option)
+        curl_slist_free_all(list)
+        list = built
     }
 
     /// Turns a failed `curl_easy_setopt` into an error naming the option.

@@ -12,14 +12,20 @@ struct CurlEasyOptions: Sendable {
     let decodesContentEncoding: Bool
     /// `CURLOPT_BUFFERSIZE`.
     let receiveBufferSize: Int
+    /// The transport's cookie jar, `nil` when cookies are disabled.
+    let cookieShare: CurlCookieShare?
+    /// The proxies.
+    let proxy: ProxyConfiguration
 
-    /// The options for `configuration`.
-    init(_ configuration: Configuration) {
+    /// The options for `configuration`, with the transport's cookie jar.
+    init(_ configuration: Configuration, cookieShare: CurlCookieShare?) {
         trustedCertificates = configuration.tls.trustedCertificatesPEM.map { Array($0.utf8) }
         verifiesPeer = configuration.tls.verifiesPeer
         httpVersion = configuration.httpVersion.curlValue
         decodesContentEncoding = configuration.decodesContentEncoding
         receiveBufferSize = configuration.receiveBufferSize
+        self.cookieShare = cookieShare
+        proxy = configuration.proxy
     }
 
     /// Applies these options, and the safe defaults every transfer gets, to `easy`.

@@ -86,16 +86,16 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Marks the loops' queues, so the blocking guard can refuse to wait on one of them.
     static let queueKey = DispatchSpecificKey<Bool>()
 
-    /// Creates a loop with its multi handle.
+    /// Creates a loop with its multi handle; its transfers use `cookieShare`, if any, as their jar.
     ///
     /// - Throws: ``RequestError`` if curl cannot be initialised or make a multi handle.
-    init(label: String, configuration: Configuration) throws(RequestError) {
+    init(label: String, configuration: Configuration, cookieShare: CurlCookieShare?) throws(RequestError) {
         try CurlGlobal.ensureInitialized()
         guard let multi = curl_multi_init() else {
             throw RequestError(.transportFailure, "curl_multi_init returned no handle")
         }
         self.multi = multi
-        self.easyOptions = CurlEasyOptions(configuration)
+        self.easyOptions = CurlEasyOptions(configuration, cookieShare: cookieShare)
         self.queue = DispatchQueue(label: label)
         queue.setSpecific(key: Self.queueKey, value: true)
         let limits = configuration.connectionLimits

@@ -70,6 +70,7 @@ final class CurlTransfer {
         self.startedAt = lastActivity
         self.bodyReader = try RequestBodyReader(request.body)
         try options.apply(to: easy, url: request.url)
+        try options.applyCookiesAndProxy(to: easy, request: request)
         try configureRequest()
         try installCallbacks()
     }
@@ -335,7 +336,9 @@ final class CurlTransfer {
     func outcome(of result: CURLcode) -> Result<Response, RequestError> {
         if let failure { return .failure(failure) }
         guard result == CURLE_OK else {
-            return .failure(RequestError(curlResult: result, errorBuffer: easy.errorText, connectLimitApplied: connectLimitApplied)
+            return .failure(RequestError(
+                curlResult: result, errorBuffer: easy.errorText, connectLimitApplied: connectLimitApplied,
+                proxyTunnelStatus: easy.info(long: CURLINFO_HTTP_CONNECTCODE))
                 .attributed(to: request.method, url: request.url))
         }
         return .success(Response(

@@ -22,6 +22,11 @@ public final class Transport: Sendable {
     private let loop: Result<CurlMultiLoop, RequestError>
     /// What every request starts from, computed once from the configuration.
     private let requestDefaults: RequestDefaults
+    /// The transport's cookies (see ``CookieJar``); `nil` when the configuration's
+    /// ``Configuration/cookies`` is ``CookieStorage/disabled``, or curl could not be initialised.
+    /// A ``CookieStorage/persistent(file:)`` jar has loaded its file by the time the transport
+    /// is made.
+    public let cookies: CookieJar?
 
     /// Creates a transport.
     ///
@@ -31,15 +36,19 @@ public final class Transport: Sendable {
         self.configuration = configuration
         self.requestDefaults = RequestDefaults(configuration)
         do throws(RequestError) {
-            loop = .success(try CurlMultiLoop(label: "CurlBridge.Transport", configuration: configuration))
+            let share = configuration.cookies.usesCookieEngine ? try CurlCookieShare() : nil
+            loop = .success(try CurlMultiLoop(label: "CurlBridge.Transport", configuration: configuration, cookieShare: share))
+            cookies = share.map { CookieJar(share: $0, storage: configuration.cookies, logger: configuration.logger) }
         } catch {
             configuration.logger.error("libcurl could not be initialised: \(error)")
             loop = .failure(error)
+            cookies = nil
         }
+        cookies?.loadConfiguredFile()
     }
 
     deinit {
-        if case .success(let loop) = loop { loop.shutdown {} }
+        if case .success(let loop) = loop { loop.shutdown { [cookies] in cookies?.saveConfiguredFile() } }
     }
 
     /// Starts `request`; `events` report its progress and, exactly once, its outcome.
@@ -131,11 +140,16 @@ public final class Transport: Sendable {
     }
 
     /// Shuts down gracefully: new requests fail with ``RequestError/Code/transportShutDown`` at
-    /// once, requests in flight finish, then curl's resources are released and `completion` runs
+    /// once, requests in flight finish, then curl's resources are released, a
+    /// ``CookieStorage/persistent(file:)`` jar is saved to its file, and `completion` runs
     /// (on the transport's queue; at once if already shut down).
     public func shutdown(completion: @escaping @Sendable () -> Void) {
         switch loop {
-        case .success(let loop): loop.shutdown(onClosed: completion)
+        case .success(let loop):
+            loop.shutdown { [cookies] in
+                cookies?.saveConfiguredFile()
+                completion()
+            }
         case .failure: completion()
         }
     }
