@@ -78,4 +78,9 @@ static const unsigned int ccurl_header_origin = CURLH_HEADER;
 static const size_t ccurl_error_size = CURL_ERROR_SIZE;
 static const CURLversion ccurl_version_now = CURLVERSION_NOW;
 
+// Authentication schemes (CURLOPT_HTTPAUTH), which curl.h defines as unsigned long casts.
+static const long ccurl_auth_basic = (long)CURLAUTH_BASIC;
+static const long ccurl_auth_digest = (long)CURLAUTH_DIGEST;
+static const long ccurl_auth_ntlm = (long)CURLAUTH_NTLM;
+
 #endif

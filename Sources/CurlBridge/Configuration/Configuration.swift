@@ -33,6 +33,23 @@ public struct Configuration: Sendable {
     public var receiveBufferSize: Int
     /// Where the transport logs; a logger labelled `"CurlBridge"` by default.
     public var logger: Logger
+    /// Whether requests to `http://` URLs may carry credentials — a ``Credential``, an
+    /// `Authorization` header (default headers included) or user info in the URL; `false` by
+    /// default, so a secret never travels readable by accident: such a request fails with
+    /// ``RequestError/Code/credentialsOverPlainHTTP`` before anything is sent. Loopback hosts and
+    /// Unix sockets are not exempt.
+    public var allowsCredentialsOverPlainHTTP: Bool
+    /// Credentials per origin (scheme, host and port), sent only to URLs of exactly that origin
+    /// — so each hop of a redirect gets its own host's credential, if any; empty by default. A
+    /// request's own ``Request/credential`` or `Authorization` header takes precedence.
+    public var credentials: [Credential.Origin: Credential]
+    /// A Unix domain socket to connect to instead of the URL's host and port
+    /// (`CURLOPT_UNIX_SOCKET_PATH`), e.g. `"/var/run/docker.sock"`; the URL's host then only
+    /// names the `Host` header. `nil` by default.
+    public var unixSocketPath: String?
+    /// The local address or interface (and ports) connections start from; `nil` (the system
+    /// chooses) by default.
+    public var localBinding: LocalBinding?
 
     /// Creates a configuration; every parameter has the default documented on its property.
     public init(
@@ -45,7 +62,11 @@ public struct Configuration: Sendable {
         maximumBodySize: Int = 64 << 20,
         decodesContentEncoding: Bool = true,
         receiveBufferSize: Int = 512 << 10,
-        logger: Logger = Logger(label: "CurlBridge")
+        logger: Logger = Logger(label: "CurlBridge"),
+        allowsCredentialsOverPlainHTTP: Bool = false,
+        credentials: [Credential.Origin: Credential] = [:],
+        unixSocketPath: String? = nil,
+        localBinding: LocalBinding? = nil
     ) {
         self.baseURL = baseURL
         self.timeouts = timeouts
@@ -57,6 +78,10 @@ public struct Configuration: Sendable {
         self.decodesContentEncoding = decodesContentEncoding
         self.receiveBufferSize = receiveBufferSize
         self.logger = logger
+        self.allowsCredentialsOverPlainHTTP = allowsCredentialsOverPlainHTTP
+        self.credentials = credentials
+        self.unixSocketPath = unixSocketPath
+        self.localBinding = localBinding
     }
 
     /// The default headers: `User-Agent: CurlBridge/<version> libcurl/<version>`.

@@ -16,6 +16,7 @@ extension RequestError {
             case bodyTooLarge, fileIO, destinationExists, integrityMismatch
             case bodySourceFailed, bodyNotRewindable
             case blockingRefused, transportShutDown, transportFailure
+            case credentialsOverPlainHTTP
         }
 
         private let kind: Kind
@@ -94,6 +95,10 @@ extension RequestError {
         public static let transportShutDown = Code(.transportShutDown)
         /// Any other failure inside libcurl (see ``RequestError/curlCode`` and ``RequestError/curlMessage``).
         public static let transportFailure = Code(.transportFailure)
+        /// The request would send credentials — a ``Credential``, an `Authorization` header or
+        /// user info in the URL — over plain `http://`, and the configuration does not allow it
+        /// (``Configuration/allowsCredentialsOverPlainHTTP``); nothing was sent.
+        public static let credentialsOverPlainHTTP = Code(.credentialsOverPlainHTTP)
 
         /// Whether this code is one of the three timeouts.
         public var isTimeout: Bool {

@@ -22,6 +22,8 @@ struct PreparedRequest: Sendable {
     let maximumBodySize: Int
     /// The `Accept` value sent, if the request or the defaults set one.
     let accept: String?
+    /// What libcurl answers an authentication challenge with (Digest, NTLM), if anything.
+    let authentication: CurlAuthentication?
 
     /// Whether the body is a multipart form.
     var isMultipart: Bool {
@@ -43,6 +45,8 @@ struct RequestDefaults: Sendable {
     let timeouts: Timeouts
     let headerLines: [HeaderLine]
     let maximumBodySize: Int
+    let credentials: [Credential.Origin: Credential]
+    let allowsCredentialsOverPlainHTTP: Bool
 
     init(_ configuration: Configuration) {
         baseURL = configuration.baseURL.map(Self.directoryURL)
@@ -51,6 +55,8 @@ struct RequestDefaults: Sendable {
             HeaderLine(name: $0.name, value: $0.value, line: Request.curlHeaderLine($0))
         }
         maximumBodySize = configuration.maximumBodySize
+        credentials = configuration.credentials
+        allowsCredentialsOverPlainHTTP = configuration.allowsCredentialsOverPlainHTTP
     }
 }
 
@@ -82,18 +88,24 @@ extension Request {
         case .success(let url): resolvedURL = url
         case .failure(let error): return .failure(error)
         }
+        let authentication: PreparedAuthentication
+        switch self.authentication(of: headerLines(merging: defaults.headerLines), url: resolvedURL, defaults: defaults) {
+        case .success(let prepared): authentication = prepared
+        case .failure(let error): return .failure(error)
+        }
         let timeouts = defaults.timeouts.overridden(by: self.timeouts)
         return .success(PreparedRequest(
             method: method,
             url: resolvedURL,
-            headerLines: headerLines(merging: defaults.headerLines),
+            headerLines: authentication.headerLines,
             body: body?.content,
             connectTimeoutMilliseconds: timeouts.connect?.roundedUpMilliseconds,
             idleTimeoutNanoseconds: timeouts.idle.map { UInt64($0.roundedUpMilliseconds) * 1_000_000 },
             totalTimeoutMilliseconds: timeouts.total?.roundedUpMilliseconds,
             maximumBodySize: defaults.maximumBodySize,
             accept: headerFields.first { $0.name == .accept }?.value
-                ?? defaults.headerLines.first { $0.name == .accept }?.value
+                ?? defaults.headerLines.first { $0.name == .accept }?.value,
+            authentication: authentication.challenge
         ))
     }
 

@@ -33,6 +33,9 @@ public struct Request: Sendable {
     /// Names of headers redacted from ``curlDescription(for:revealingSecrets:)`` besides
     /// `Authorization`, `Proxy-Authorization` and `Cookie`; see ``header(_:_:sensitive:)``.
     public var sensitiveHeaderNames: Set<HTTPField.Name>
+    /// The credential sent with this request, if any (see ``credential(_:)``); it replaces any
+    /// `Authorization` header field and the configuration's credential for the URL's origin.
+    public var credential: Credential?
     /// The first problem found while building, reported at send time.
     var problem: RequestError?
 
@@ -50,6 +53,7 @@ public struct Request: Sendable {
         self.body = nil
         self.timeouts = Timeouts()
         self.sensitiveHeaderNames = []
+        self.credential = nil
         self.problem = nil
     }
 

@@ -12,6 +12,8 @@ struct CurlEasyOptions: Sendable {
     let decodesContentEncoding: Bool
     /// `CURLOPT_BUFFERSIZE`.
     let receiveBufferSize: Int
+    /// Unix socket, connection ages and local binding.
+    let connection: CurlConnectionOptions
 
     /// The options for `configuration`.
     init(_ configuration: Configuration) {
@@ -20,6 +22,7 @@ struct CurlEasyOptions: Sendable {
         httpVersion = configuration.httpVersion.curlValue
         decodesContentEncoding = configuration.decodesContentEncoding
         receiveBufferSize = configuration.receiveBufferSize
+        connection = CurlConnectionOptions(configuration)
     }
 
     /// Applies these options, and the safe defaults every transfer gets, to `easy`.
@@ -44,5 +47,6 @@ struct CurlEasyOptions: Sendable {
             try easy.set(CURLOPT_SSL_VERIFYPEER, 0)
             try easy.set(CURLOPT_SSL_VERIFYHOST, 0)
         }
+        try connection.apply(to: easy)
     }
 }
