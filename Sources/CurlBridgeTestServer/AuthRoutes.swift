@@ -10,9 +10,11 @@ import Synchronization
 /// - `/basic-auth/USER/PASSWORD`: HTTP Basic (RFC 7617), the credential compared as UTF-8 with the
 ///   percent-decoded path segments.
 /// - `/bearer-auth/TOKEN`: `Authorization: Bearer TOKEN`.
-/// - `/digest-auth/USER/PASSWORD?algorithm=MD5|SHA-256`: HTTP Digest (RFC 7616, `qop=auth`, MD5
-///   by default); the response is verified against a nonce this server issued and the request's
-///   method and target.
+/// - `/digest-auth/USER/PASSWORD?algorithm=MD5|SHA-256&stale-once=1`: HTTP Digest (RFC 7616,
+///   `qop=auth`, MD5 by default); the response is verified against a nonce this server issued and
+///   the request's method and target. With `stale-once=1` the first correct answer still gets a
+///   `401` with a new nonce and `stale=true`, so the client must send the request (and its body)
+///   once more.
 /// - `/ntlm-auth/USER`: the NTLM handshake's messages, checked for form only (no password check):
 ///   no `NTLM` authorization → `401` `WWW-Authenticate: NTLM`; a type-1 message → `401` with a
 ///   type-2 challenge; a type-3 message whose user name is `USER` → the echo, with
@@ -57,22 +59,27 @@ enum AuthRoutes {
 
 /// HTTP Digest (RFC 7616) as a server checks it.
 enum DigestAuthentication {
-    /// Nonces this server has issued.
-    private static let issued = Mutex<Set<String>>([])
+    /// Nonces this server has issued, each with whether its first correct use is answered `stale`.
+    private static let issued = Mutex<[String: Bool]>([:])
 
     static func response(to request: ReceivedRequest, username: String, password: String) -> CompleteResponse {
         let algorithm = request.queryParameters["algorithm"] ?? "MD5"
         guard algorithm == "MD5" || algorithm == "SHA-256" else {
             return .badRequest("algorithm must be MD5 or SHA-256")
         }
-        if let header = request.head.headers["Authorization"].first, header.hasPrefix("Digest "),
-           verify(parameters(of: header.dropFirst(7)), request: request, username: username, password: password, algorithm: algorithm) {
-            return .json(EchoReply(describing: request))
+        var stale = false
+        if let header = request.head.headers["Authorization"].first, header.hasPrefix("Digest ") {
+            let answer = parameters(of: header.dropFirst(7))
+            if verify(answer, request: request, username: username, password: password, algorithm: algorithm) {
+                stale = issued.withLock { $0.updateValue(false, forKey: answer["nonce"] ?? "") ?? false }
+                if !stale { return .json(EchoReply(describing: request)) }
+            }
         }
         let nonce = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
-        issued.withLock { _ = $0.insert(nonce) }
-        return AuthRoutes.unauthorized(
-            challenge: "Digest realm=\"\(AuthRoutes.realm)\", qop=\"auth\", algorithm=\(algorithm), nonce=\"\(nonce)\", opaque=\"cb\"")
+        let staleOnce = !stale && request.queryParameters["stale-once"] == "1"
+        issued.withLock { $0[nonce] = staleOnce }
+        return AuthRoutes.unauthorized(challenge: "Digest realm=\"\(AuthRoutes.realm)\", qop=\"auth\", algorithm=\(algorithm), "
+            + "nonce=\"\(nonce)\", opaque=\"cb\"" + (stale ? ", stale=true" : ""))
     }
 
     /// Whether the client's answer is right for this request, a nonce we issued and the password.
@@ -82,7 +89,7 @@ enum DigestAuthentication {
         guard answer["username"] == username, answer["realm"] == AuthRoutes.realm,
               answer["uri"] == request.head.uri, answer["qop"] == "auth",
               (answer["algorithm"] ?? "MD5") == algorithm,
-              let nonce = answer["nonce"], issued.withLock({ $0.contains(nonce) }),
+              let nonce = answer["nonce"], issued.withLock({ $0[nonce] != nil }),
               let count = answer["nc"], let clientNonce = answer["cnonce"], let response = answer["response"]
         else { return false }
         let hash = { (text: String) in hexDigest(text, algorithm: algorithm) }

@@ -89,13 +89,26 @@ import Testing
     }
 
     @Test(arguments: ClientStyle.allCases)
-    func digestWithAOneShotStreamBodyFailsAsNotRewindable(style: ClientStyle) async throws {
+    func digestSendsAOneShotStreamOnceAfterABodilessProbe(style: ClientStyle) async throws {
         let transport = Fixture.transport(try await Fixture.server(), tls: true)
-        let chunks = Self.payload.chunked(into: 50_000)
-        let next = SendableIterator(chunks)
+        let next = SendableIterator(Self.payload.chunked(into: 50_000))
         let request = Request.post("digest-auth/ada/s3cret").credential(.digest(username: "ada", password: "s3cret"))
             .body(pulling: { next.next() })
-        let error = await style.send(request, through: transport).failure
+        let response = try await style.send(request, through: transport).get()
+        #expect(response.status == .ok)
+        #expect(try response.echo().bodyData == Self.payload)
+    }
+
+    @Test(arguments: ClientStyle.allCases)
+    func staleDigestNonceRewindsABodyButNotAOneShotStream(style: ClientStyle) async throws {
+        let transport = Fixture.transport(try await Fixture.server(), tls: true)
+        let request = Request.post("digest-auth/ada/s3cret?stale-once=1").credential(.digest(username: "ada", password: "s3cret"))
+        let bytes = try await style.send(request.body(Self.payload), through: transport).get()
+        #expect(bytes.status == .ok)
+        #expect(try bytes.echo().bodyData == Self.payload)
+
+        let next = SendableIterator(Self.payload.chunked(into: 50_000))
+        let error = await style.send(request.body(pulling: { next.next() }), through: transport).failure
         #expect(error?.code == .bodyNotRewindable, "\(String(describing: error))")
     }
 
@@ -123,7 +136,7 @@ import Testing
 
     // MARK: Plain http
 
-    static let credentialCarriers: [(String, (String) -> Request)] = [
+    static let credentialCarriers: [(String, @Sendable (String) -> Request)] = [
         ("basic", { Request.get($0).basicAuth(username: "u", password: "p") }),
         ("bearer", { Request.get($0).bearerToken("t") }),
         ("digest", { Request.get($0).credential(.digest(username: "u", password: "p")) }),

@@ -9,9 +9,9 @@ import Testing
     func unixSocketCarriesGetAndPost(style: ClientStyle) async throws {
         let server = try await Fixture.server()
         let transport = Transport(configuration: Configuration(
-            baseURL: URL(string: "http://docker.local/v1.43/"), unixSocketPath: server.unixSocketPath))
-        let get = try await style.send(.get("echo/containers?all=1"), through: transport).get().echo()
-        #expect(get.path == "/v1.43/echo/containers")
+            baseURL: URL(string: "http://docker.local/echo/v1.43/"), unixSocketPath: server.unixSocketPath))
+        let get = try await style.send(.get("containers/json?all=1"), through: transport).get().echo()
+        #expect(get.path == "/echo/v1.43/containers/json")
         #expect(get.header("host") == ["docker.local"])
         #expect(get.clientAddress == nil)  // no IP peer: it came over the Unix socket
         let payload = Data((0..<300_000).map { UInt8($0 % 256) })

@@ -2,7 +2,14 @@ import Foundation
 internal import CCurl
 
 /// A user name and password that libcurl answers a server's challenge with
-/// (`CURLOPT_HTTPAUTH`, `CURLOPT_USERNAME`, `CURLOPT_PASSWORD`).
+/// (`CURLOPT_HTTPAUTH`, `CURLOPT_USERNAME`, `CURLOPT_PASSWORD`), over HTTP/1.1.
+///
+/// HTTP/1.1 because over HTTP/2 libcurl 7.88 sends its body-less probe request (the one that
+/// draws the challenge) without ending the stream when the body comes from a read callback, and
+/// the server waits for the rest forever (reproduced with the curl command-line tool: `-T file
+/// --digest` or `--ntlm` against an HTTP/2 server hangs, `--http1.1` works); and NTLM
+/// authenticates a whole connection, which HTTP/2's multiplexed streams do not fit (servers such
+/// as IIS answer it with `HTTP_1_1_REQUIRED`).
 struct CurlAuthentication: Sendable {
     let username: String
     let password: String
@@ -14,6 +21,7 @@ struct CurlAuthentication: Sendable {
         if schemes.contains(.basic) { mask |= Int(ccurl_auth_basic) }
         if schemes.contains(.digest) { mask |= Int(ccurl_auth_digest) }
         if schemes.contains(.ntlm) { mask |= Int(ccurl_auth_ntlm) }
+        try easy.set(CURLOPT_HTTP_VERSION, HTTPVersionPreference.http1_1.curlValue)
         try easy.set(CURLOPT_HTTPAUTH, mask)
         try easy.set(CURLOPT_USERNAME, username)
         try easy.set(CURLOPT_PASSWORD, password)
