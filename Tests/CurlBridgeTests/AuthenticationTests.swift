@@ -204,6 +204,7 @@ import Testing
             Request.get("https://example.com/").basicAuth(username: "a:b", password: "p"),
             Request.get("https://example.com/").bearerToken("t\r\nX-Injected: 1"),
             Request.get("https://example.com/").credential(.digest(username: "u\n", password: "p")),
+            Request.get("https://example.com/").credential(.challenged(username: "u", password: "p", schemes: [])),
         ] {
             #expect(request.prepared(with: defaults).failure?.code == .invalidHeader)
         }
@@ -218,6 +219,8 @@ import Testing
         let description = request.curlDescription()
         #expect(description.contains("--digest --user 'ada:<redacted>'"))
         #expect(request.curlDescription(revealingSecrets: true).contains("--user 'ada:pa55'"))
+        let basic = Request.get("https://example.com/").basicAuth(username: "ada", password: "pa55").curlDescription()
+        #expect(basic.contains("-H 'Authorization: <redacted>'") && !basic.contains(Data("ada:pa55".utf8).base64EncodedString()))
     }
 
     @Test func originsCompareSchemeHostAndPort() {

@@ -62,7 +62,8 @@ extension Request {
                 }
                 prepared.headerLines.append("Authorization: Bearer " + token)
             case .challenged(let username, let password, let schemes):
-                if let problem = Self.problem(username: username, password: password, passwordTravels: false) {
+                if let problem = Self.problem(username: username, password: password, passwordTravels: false) ?? (
+                    schemes.isEmpty ? "a challenged credential needs at least one scheme" : nil) {
                     return .failure(RequestError(.invalidHeader, problem, method: method, url: url))
                 }
                 prepared.challenge = CurlAuthentication(username: username, password: password, schemes: schemes)
