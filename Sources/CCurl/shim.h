@@ -102,4 +102,9 @@ static inline CURLcode ccurl_easy_getinfo_slist(CURL *handle, CURLINFO info, str
 
 static const long ccurl_headeropt_separate = CURLHEADER_SEPARATE;
 
+// Authentication schemes (CURLOPT_HTTPAUTH), which curl.h defines as unsigned long casts.
+static const long ccurl_auth_basic = (long)CURLAUTH_BASIC;
+static const long ccurl_auth_digest = (long)CURLAUTH_DIGEST;
+static const long ccurl_auth_ntlm = (long)CURLAUTH_NTLM;
+
 #endif

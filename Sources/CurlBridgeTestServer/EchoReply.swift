@@ -21,6 +21,8 @@ public struct EchoReply: Codable, Sendable, Equatable {
     /// The server-wide number of the TCP connection that carried the request; equal for all
     /// requests on one keep-alive connection and all streams of one HTTP/2 connection.
     public var connectionID: Int
+    /// The client's IP address as the server saw it (`nil` over a Unix domain socket).
+    public var clientAddress: String?
 }
 
 extension EchoReply {
@@ -34,7 +36,8 @@ extension EchoReply {
             body: Data(request.body.readableBytesView).base64EncodedString(),
             bodyLength: request.body.readableBytes,
             httpVersion: request.httpVersion,
-            connectionID: request.connectionID
+            connectionID: request.connectionID,
+            clientAddress: request.clientAddress
         )
     }
 }

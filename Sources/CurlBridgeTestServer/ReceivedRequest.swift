@@ -9,6 +9,8 @@ struct ReceivedRequest {
     let body: ByteBuffer
     /// The server-wide number of the carrying TCP connection.
     let connectionID: Int
+    /// The client's IP address as the server sees it; `nil` over a Unix domain socket.
+    var clientAddress: String? = nil
 
     /// The request target up to (not including) the first `?`.
     var path: String {

@@ -68,7 +68,8 @@ final class RequestHandler: ChannelInboundHandler {
             self.inbound = .collecting(head, ByteBuffer())
             return
         }
-        let request = ReceivedRequest(head: head, body: ByteBuffer(), connectionID: self.connectionID)
+        let request = ReceivedRequest(
+            head: head, body: ByteBuffer(), connectionID: self.connectionID, clientAddress: context.channel.remoteAddress?.ipAddress)
         let sink = UploadSink(request: request)
         self.inbound = .sinking(request, sink)
         self.perform(sink.start(isFirstRequestOnConnection: self.requestCount == 1), context: context)
@@ -100,7 +101,8 @@ final class RequestHandler: ChannelInboundHandler {
         self.inbound = .idle
         switch finished {
         case .collecting(let head, let body):
-            let request = ReceivedRequest(head: head, body: body, connectionID: self.connectionID)
+            let request = ReceivedRequest(
+                head: head, body: body, connectionID: self.connectionID, clientAddress: context.channel.remoteAddress?.ipAddress)
             self.carryOut(Router.plan(for: request), for: request, context: context)
         case .sinking(let request, let sink):
             self.carryOut(sink.answer(), for: request, context: context)

@@ -16,6 +16,7 @@ enum Router {
     static func plan(for request: ReceivedRequest) -> ResponsePlan {
         let segments = request.path.split(separator: "/").map(String.init)
         let parameters = request.queryParameters
+        if let plan = AuthRoutes.plan(for: request) { return plan }
         switch (segments.first, segments.count) {
         case ("echo", _):
             return .complete(echo(request))

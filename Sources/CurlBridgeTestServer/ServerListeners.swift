@@ -2,7 +2,8 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 
-/// The three listening sockets of a ``TestServer``, all on 127.0.0.1 with kernel-chosen ports.
+/// The listening sockets of a ``TestServer``: three on 127.0.0.1 with kernel-chosen ports, and
+/// one Unix domain socket.
 struct ServerListeners: Sendable {
     /// Plaintext HTTP/1.1.
     let http: Channel
@@ -10,9 +11,11 @@ struct ServerListeners: Sendable {
     let https: Channel
     /// Raw TCP that never answers.
     let stall: Channel
+    /// Plaintext HTTP/1.1 on a Unix domain socket.
+    let unix: Channel
 
     /// Binds all three listeners on `group`.
-    static func bind(on group: EventLoopGroup, tlsContext: NIOSSLContext) -> EventLoopFuture<ServerListeners> {
+    static func bind(on group: EventLoopGroup, tlsContext: NIOSSLContext, unixSocketPath: String) -> EventLoopFuture<ServerListeners> {
         let connections = ConnectionCounter()
         let http = bootstrap(on: group).childChannelInitializer { channel in
             channel.eventLoop.makeCompletedFuture {
@@ -35,15 +38,21 @@ struct ServerListeners: Sendable {
                 try channel.pipeline.syncOperations.addHandler(StallHandler())
             }
         }
+        let unix = ServerBootstrap(group: group).childChannelInitializer { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try HTTPPipelines.configureHTTP1(channel, connectionID: connections.next())
+            }
+        }
         return bindLoopback(http)
             .and(bindLoopback(https))
             .and(bindLoopback(stall))
-            .map { ServerListeners(http: $0.0, https: $0.1, stall: $1) }
+            .and(unix.bind(unixDomainSocketPath: unixSocketPath, cleanupExistingSocketFile: true))
+            .map { ServerListeners(http: $0.0.0, https: $0.0.1, stall: $0.1, unix: $1) }
     }
 
     /// Closes the listeners (not the accepted connections); never fails.
     func close() -> EventLoopFuture<Void> {
-        let closed = [self.http, self.https, self.stall].map { $0.close() }
+        let closed = [self.http, self.https, self.stall, self.unix].map { $0.close() }
         return EventLoopFuture.andAllComplete(closed, on: self.http.eventLoop)
     }
 

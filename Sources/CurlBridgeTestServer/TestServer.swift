@@ -11,6 +11,7 @@ import Synchronization
 /// - ``httpsPort``: TLS with a certificate signed by ``certificateAuthorityPEM``; ALPN picks
 ///   HTTP/2 (`h2`, up to 256 concurrent streams) or HTTP/1.1.
 /// - ``stallPort``: raw TCP that accepts, reads and discards, and never writes.
+/// - ``unixSocketPath``: plaintext HTTP/1.1 on a Unix domain socket, with the same routes.
 ///
 /// Routes (any method; `N` and `ms` are non-negative integers; unknown paths get `404`, malformed
 /// or out-of-range parameters `400`):
@@ -26,6 +27,8 @@ import Synchronization
 ///   `Content-Length: N` (default 10), then one `*` every `interval` (default 100).
 /// - `/close-mid-body`: announces 1000 bytes, sends 100, closes the connection (HTTP/2: resets the stream).
 /// - `/never-respond`: reads the request and never answers.
+/// - `/basic-auth/USER/PASSWORD`, `/bearer-auth/TOKEN`, `/digest-auth/USER/PASSWORD`,
+///   `/ntlm-auth/USER`: see ``AuthRoutes``.
 /// - `/response-headers?Name=value&…`: `200` `"ok"` with each (percent-decoded) pair as a header.
 /// - `/redirect-to?url=…&status=302`: the status (300...399, default 302) with `Location: url`;
 ///   `set-cookie=…` adds that `Set-Cookie`, `delay=ms` answers late, `body-bytes=N` sends `N`
@@ -79,6 +82,9 @@ public final class TestServer: Sendable {
     public let httpURL: URL
     /// `https://127.0.0.1:<httpsPort>/`.
     public let httpsURL: URL
+    /// The Unix domain socket serving plaintext HTTP/1.1, under `/tmp`; removed
+    /// at shutdown.
+    public let unixSocketPath: String
 
     /// PEM of the test CA that signed the server certificate; clients trust this to verify the
     /// TLS port (the certificate covers `127.0.0.1` and `localhost`).
@@ -100,13 +106,15 @@ public final class TestServer: Sendable {
         self.stallPort = try Self.port(of: listeners.stall)
         self.httpURL = try Self.loopbackURL(scheme: "http", port: self.httpPort)
         self.httpsURL = try Self.loopbackURL(scheme: "https", port: self.httpsPort)
+        self.unixSocketPath = listeners.unix.localAddress?.pathname ?? ""
     }
 
     /// Starts all listeners on 127.0.0.1 with random free ports (bind port 0).
     public static func start() async throws -> TestServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         do {
-            let listeners = try await ServerListeners.bind(on: group, tlsContext: ServerTLSContext.make()).get()
+            let listeners = try await ServerListeners.bind(
+                on: group, tlsContext: ServerTLSContext.make(), unixSocketPath: Self.newUnixSocketPath()).get()
             return try TestServer(group: group, listeners: listeners)
         } catch {
             try? await group.shutdownGracefully()
@@ -120,7 +128,8 @@ public final class TestServer: Sendable {
     public static func startAndWait() throws -> TestServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         do {
-            let listeners = try ServerListeners.bind(on: group, tlsContext: ServerTLSContext.make()).wait()
+            let listeners = try ServerListeners.bind(
+                on: group, tlsContext: ServerTLSContext.make(), unixSocketPath: Self.newUnixSocketPath()).wait()
             return try TestServer(group: group, listeners: listeners)
         } catch {
             try? group.syncShutdownGracefully()
@@ -133,6 +142,7 @@ public final class TestServer: Sendable {
     public func shutdown() async throws {
         guard self.beginShutdown() else { return }
         try await self.listeners.close().get()
+        unlink(self.unixSocketPath)
         try await self.group.shutdownGracefully()
     }
 
@@ -141,12 +151,18 @@ public final class TestServer: Sendable {
     public func shutdownAndWait() throws {
         guard self.beginShutdown() else { return }
         try self.listeners.close().wait()
+        unlink(self.unixSocketPath)
         try self.group.syncShutdownGracefully()
     }
 
     /// `true` for the first caller only.
     private func beginShutdown() -> Bool {
         !self.isShutDown.exchange(true, ordering: .acquiringAndReleasing)
+    }
+
+    /// A fresh socket path, short enough for `sockaddr_un` (108 bytes).
+    private static func newUnixSocketPath() -> String {
+        "/tmp/curlbridge-\(UUID().uuidString.prefix(8)).sock"
     }
 
     private static func port(of listener: Channel) throws -> Int {

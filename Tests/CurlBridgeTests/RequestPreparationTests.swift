@@ -49,7 +49,7 @@ import Testing
         ("http://h.example/x?", "http://h.example/x?q=v"),
         ("http://h.example/x?a=1&", "http://h.example/x?a=1&q=v"),
         ("HTTPS://h.example:8443/x#frag", "HTTPS://h.example:8443/x?q=v"),
-        ("http://user:pw@h.example/", "http://user:pw@h.example/?q=v"),
+        ("https://user:pw@h.example/", "https://user:pw@h.example/?q=v"),  // over http: credentialsOverPlainHTTP
         ("http://[::1]:8080/x", "http://[::1]:8080/x?q=v"),
     ])
     func absoluteURLsKeepTheirQueryAndLoseTheirFragment(url: String, expected: String) throws {

@@ -41,6 +41,23 @@ public struct Configuration: Sendable {
     /// The proxies requests go through; ``ProxyConfiguration/direct`` (none, and none taken from
     /// the environment) by default.
     public var proxy: ProxyConfiguration
+    /// Whether requests to `http://` URLs may carry credentials — a ``Credential``, an
+    /// `Authorization` header (default headers included) or user info in the URL; `false` by
+    /// default, so a secret never travels readable by accident: such a request fails with
+    /// ``RequestError/Code/credentialsOverPlainHTTP`` before anything is sent. Loopback hosts and
+    /// Unix sockets are not exempt.
+    public var allowsCredentialsOverPlainHTTP: Bool
+    /// Credentials per origin (scheme, host and port), sent only to URLs of exactly that origin
+    /// — so each hop of a redirect gets its own host's credential, if any; empty by default. A
+    /// request's own ``Request/credential`` or `Authorization` header takes precedence.
+    public var credentials: [Credential.Origin: Credential]
+    /// A Unix domain socket to connect to instead of the URL's host and port
+    /// (`CURLOPT_UNIX_SOCKET_PATH`), e.g. `"/var/run/docker.sock"`; the URL's host then only
+    /// names the `Host` header. `nil` by default.
+    public var unixSocketPath: String?
+    /// The local address or interface (and ports) connections start from; `nil` (the system
+    /// chooses) by default.
+    public var localBinding: LocalBinding?
 
     /// Creates a configuration; every parameter has the default documented on its property.
     public init(
@@ -56,7 +73,11 @@ public struct Configuration: Sendable {
         logger: Logger = Logger(label: "CurlBridge"),
         redirects: RedirectPolicy = .standard,
         cookies: CookieStorage = .inMemory,
-        proxy: ProxyConfiguration = .direct
+        proxy: ProxyConfiguration = .direct,
+        allowsCredentialsOverPlainHTTP: Bool = false,
+        credentials: [Credential.Origin: Credential] = [:],
+        unixSocketPath: String? = nil,
+        localBinding: LocalBinding? = nil
     ) {
         self.redirects = redirects
         self.baseURL = baseURL
@@ -71,6 +92,10 @@ public struct Configuration: Sendable {
         self.logger = logger
         self.cookies = cookies
         self.proxy = proxy
+        self.allowsCredentialsOverPlainHTTP = allowsCredentialsOverPlainHTTP
+        self.credentials = credentials
+        self.unixSocketPath = unixSocketPath
+        self.localBinding = localBinding
     }
 
     /// The default headers: `User-Agent: CurlBridge/<version> libcurl/<version>`.

@@ -16,7 +16,7 @@ extension RequestError {
             case bodyTooLarge, fileIO, destinationExists, integrityMismatch
             case bodySourceFailed, bodyNotRewindable
             case blockingRefused, transportShutDown, transportFailure
-            case invalidCookie, proxyFailure
+            case invalidCookie, proxyFailure, credentialsOverPlainHTTP
         }
 
         private let kind: Kind
@@ -102,6 +102,10 @@ extension RequestError {
         /// connection refused, or a broken proxy handshake. (An `http://` request the proxy
         /// forwards gets the proxy's `407` as its response, like any other status.)
         public static let proxyFailure = Code(.proxyFailure)
+        /// The request would send credentials — a ``Credential``, an `Authorization` header or
+        /// user info in the URL — over plain `http://`, and the configuration does not allow it
+        /// (``Configuration/allowsCredentialsOverPlainHTTP``); nothing was sent.
+        public static let credentialsOverPlainHTTP = Code(.credentialsOverPlainHTTP)
 
         /// Whether this code is one of the three timeouts.
         public var isTimeout: Bool {

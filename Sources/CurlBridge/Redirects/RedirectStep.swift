@@ -126,6 +126,7 @@ enum RedirectStep {
                 return RedirectPolicy.crossOriginSafeHeaders.contains(name) || forwardable.contains(name)
             }
         })
+        next.credential = nil
         next.omitsDefaultHeaders = true
         return next
     }

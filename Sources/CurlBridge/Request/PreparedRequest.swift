@@ -24,6 +24,8 @@ struct PreparedRequest: Sendable {
     let accept: String?
     /// Whether the transport's cookie jar takes part.
     let usesCookieJar: Bool
+    /// What libcurl answers an authentication challenge with (Digest, NTLM), if anything.
+    let authentication: CurlAuthentication?
 
     /// Whether the body is a multipart form.
     var isMultipart: Bool {
@@ -45,6 +47,8 @@ struct RequestDefaults: Sendable {
     let timeouts: Timeouts
     let headerLines: [HeaderLine]
     let maximumBodySize: Int
+    let credentials: [Credential.Origin: Credential]
+    let allowsCredentialsOverPlainHTTP: Bool
 
     init(_ configuration: Configuration) {
         baseURL = configuration.baseURL.map(Self.directoryURL)
@@ -53,6 +57,8 @@ struct RequestDefaults: Sendable {
             HeaderLine(name: $0.name, value: $0.value, line: Request.curlHeaderLine($0))
         }
         maximumBodySize = configuration.maximumBodySize
+        credentials = configuration.credentials
+        allowsCredentialsOverPlainHTTP = configuration.allowsCredentialsOverPlainHTTP
     }
 }
 
@@ -84,11 +90,17 @@ extension Request {
         case .success(let url): resolvedURL = url
         case .failure(let error): return .failure(error)
         }
+        let authentication: PreparedAuthentication
+        let lines = headerLines(merging: omitsDefaultHeaders ? [] : defaults.headerLines)
+        switch self.authentication(of: lines, url: resolvedURL, defaults: defaults) {
+        case .success(let prepared): authentication = prepared
+        case .failure(let error): return .failure(error)
+        }
         let timeouts = defaults.timeouts.overridden(by: self.timeouts)
         return .success(PreparedRequest(
             method: method,
             url: resolvedURL,
-            headerLines: headerLines(merging: omitsDefaultHeaders ? [] : defaults.headerLines),
+            headerLines: authentication.headerLines,
             body: body?.content,
             connectTimeoutMilliseconds: timeouts.connect?.roundedUpMilliseconds,
             idleTimeoutNanoseconds: timeouts.idle.map { UInt64($0.roundedUpMilliseconds) * 1_000_000 },
@@ -96,7 +108,8 @@ extension Request {
             maximumBodySize: defaults.maximumBodySize,
             accept: headerFields.first { $0.name == .accept }?.value
                 ?? (omitsDefaultHeaders ? nil : defaults.headerLines.first { $0.name == .accept }?.value),
-            usesCookieJar: usesCookieJar
+            usesCookieJar: usesCookieJar,
+            authentication: authentication.challenge
         ))
     }
 

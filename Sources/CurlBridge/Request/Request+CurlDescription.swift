@@ -7,10 +7,12 @@ extension Request {
 
     /// A `curl` command line (for a POSIX shell such as bash) that sends this request as a
     /// transport with `configuration` would: same method, URL, headers — the configuration's
-    /// defaults included — and body, with the same content decoding, HTTP version and timeouts.
+    /// defaults and credentials included — and body, with the same content decoding, HTTP
+    /// version, timeouts, Unix socket and local binding.
     ///
     /// Secret header values (`Authorization`, `Proxy-Authorization`, `Cookie`, and those added
-    /// with `sensitive: true`) read `<redacted>` unless `revealingSecrets` is `true`. A binary body
+    /// with `sensitive: true`) and a Digest or NTLM password read `<redacted>` unless
+    /// `revealingSecrets` is `true`. A binary body
     /// is written with `printf` escapes through process substitution (`<(…)`, bash). Not
     /// reproduced: an in-memory CA (`TLSConfiguration.trustedCertificatesPEM`) and the exact idle
     /// timeout (approximated with `--speed-limit 1 --speed-time`).
@@ -56,6 +58,7 @@ extension Request {
         if configuration.decodesContentEncoding { words.append("--compressed") }
         if configuration.httpVersion == .http1_1 { words.append("--http1.1") }
         if !configuration.tls.verifiesPeer { words.append("--insecure") }
+        words += CurlDescriptionWords.authenticationAndConnection(prepared.authentication, configuration, revealingSecrets: revealingSecrets)
         if let connect = prepared.connectTimeoutMilliseconds { words += ["--connect-timeout", Self.seconds(connect)] }
         if let total = prepared.totalTimeoutMilliseconds { words += ["--max-time", Self.seconds(total)] }
         if let idle = prepared.idleTimeoutNanoseconds {

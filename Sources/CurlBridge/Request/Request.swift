@@ -42,6 +42,9 @@ public struct Request: Sendable {
     /// Whether the configuration's default headers are left out: set on a hop to another origin,
     /// whose headers were already filtered with the defaults merged in.
     var omitsDefaultHeaders: Bool
+    /// The credential sent with this request, if any (see ``credential(_:)``); it replaces any
+    /// `Authorization` header field and the configuration's credential for the URL's origin.
+    public var credential: Credential?
     /// The first problem found while building, reported at send time.
     var problem: RequestError?
     /// Whether the transport's cookie jar sends its cookies with this request and stores those
@@ -65,6 +68,7 @@ public struct Request: Sendable {
         self.forwardableHeaderNames = []
         self.redirectPolicy = nil
         self.omitsDefaultHeaders = false
+        self.credential = nil
         self.problem = nil
         self.usesCookieJar = true
     }

@@ -16,6 +16,8 @@ struct CurlEasyOptions: Sendable {
     let cookieShare: CurlCookieShare?
     /// The proxies.
     let proxy: ProxyConfiguration
+    /// Unix socket, connection ages and local binding.
+    let connection: CurlConnectionOptions
 
     /// The options for `configuration`, with the transport's cookie jar.
     init(_ configuration: Configuration, cookieShare: CurlCookieShare?) {
@@ -26,6 +28,7 @@ struct CurlEasyOptions: Sendable {
         receiveBufferSize = configuration.receiveBufferSize
         self.cookieShare = cookieShare
         proxy = configuration.proxy
+        connection = CurlConnectionOptions(configuration)
     }
 
     /// Applies these options, and the safe defaults every transfer gets, to `easy`.
@@ -50,5 +53,6 @@ struct CurlEasyOptions: Sendable {
             try easy.set(CURLOPT_SSL_VERIFYPEER, 0)
             try easy.set(CURLOPT_SSL_VERIFYHOST, 0)
         }
+        try connection.apply(to: easy)
     }
 }

@@ -144,6 +144,7 @@ final class CurlTransfer {
             try easy.set(CURLOPT_CUSTOMREQUEST, method)
         }
         try easy.setHeaderLines(request.headerLines)
+        try request.authentication?.apply(to: easy)
     }
 
     /// The C callbacks; each finds this transfer through ``context``.
@@ -155,7 +156,7 @@ final class CurlTransfer {
         try easy.set(CURLOPT_WRITEDATA, pointer: context)
         try easy.check(ccurl_easy_setopt_write_function(easy.raw, CURLOPT_HEADERFUNCTION) { bytes, size, count, context in
             guard let context else { return 0 }
-            return CurlTransfer.from(context).receiveHeaderLine(byteCount: size * count)
+            return CurlTransfer.from(context).receiveHeaderLine(UnsafeRawBufferPointer(start: bytes, count: size * count))
         }, CURLOPT_HEADERFUNCTION)
         try easy.set(CURLOPT_HEADERDATA, pointer: context)
         if bodyReader != nil {
@@ -189,6 +190,7 @@ final class CurlTransfer {
     /// Takes body bytes: hands them to the consumer, or collects them under the size cap.
     private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         lastActivity = MonotonicClock.now
+        guard deliverPendingHead() else { return 0 }
         if let consumer = events.onBodyChunk {
             switch consumer(bytes) {
             case .accept:
@@ -215,23 +217,47 @@ final class CurlTransfer {
         return bytes.count
     }
 
-    /// Notes header activity; at the blank line ending a final (non-1xx) head, delivers it.
-    private func receiveHeaderLine(byteCount: Int) -> Int {
+    /// Notes header activity; at the blank line ending a final (non-1xx) head, delivers it —
+    /// except a `401` that curl may answer with credentials, which waits (see ``pendingHead``).
+    private func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
         lastActivity = MonotonicClock.now
-        if byteCount <= 2, !headDelivered, let onResponseHead = events.onResponseHead {
-            let code = easy.info(long: CURLINFO_RESPONSE_CODE)
-            if code >= 200 {
-                headDelivered = true
-                let refusal = onResponseHead(ResponseHead(
-                    status: .init(code: code), headerFields: readHeaderFields(), httpVersion: readHTTPVersion(),
-                    url: easy.info(string: CURLINFO_EFFECTIVE_URL)))
-                if let refusal {
-                    failure = refusal.attributed(to: request.method, url: request.url)
-                    return 0  // curl stops the transfer with CURLE_WRITE_ERROR
-                }
-            }
+        guard !headDelivered, events.onResponseHead != nil else { return line.count }
+        if line.count > 2 {
+            // A status line after a held-back 401: curl answered the challenge, so that head was
+            // not the final one (its body, if any, curl read and dropped).
+            if pendingHead != nil, line.starts(with: "HTTP/".utf8) { pendingHead = nil }
+            return line.count
         }
-        return byteCount
+        let code = easy.info(long: CURLINFO_RESPONSE_CODE)
+        guard code >= 200 else { return line.count }
+        let head = ResponseHead(
+            status: .init(code: code), headerFields: readHeaderFields(), httpVersion: readHTTPVersion(),
+            url: easy.info(string: CURLINFO_EFFECTIVE_URL))
+        if code == 401, request.authentication != nil {
+            pendingHead = head
+            return line.count
+        }
+        return deliver(head) ? line.count : 0  // 0: curl stops the transfer with CURLE_WRITE_ERROR
+    }
+
+    /// A `401` head held back because curl may answer its challenge and read another response
+    /// in the same transfer; delivered when its body starts or the transfer ends (curl gave up),
+    /// dropped when another status line comes.
+    private var pendingHead: ResponseHead?
+
+    /// Delivers the held-back head, if any; `false` when its consumer refused it.
+    private func deliverPendingHead() -> Bool {
+        guard let head = pendingHead else { return true }
+        pendingHead = nil
+        return deliver(head)
+    }
+
+    /// Hands the final head to its consumer; `false` (and the failure recorded) when refused.
+    private func deliver(_ head: ResponseHead) -> Bool {
+        headDelivered = true
+        guard let refusal = events.onResponseHead?(head) else { return true }
+        failure = refusal.attributed(to: request.method, url: request.url)
+        return false
     }
 
     /// Copies the next slice of the request body into curl's buffer, or pauses sending until the
@@ -334,6 +360,7 @@ final class CurlTransfer {
 
     /// The outcome of a transfer curl finished with `result`.
     func outcome(of result: CURLcode) -> Result<Response, RequestError> {
+        if result == CURLE_OK { _ = deliverPendingHead() }  // a final 401 without a body
         if let failure { return .failure(failure) }
         guard result == CURLE_OK else {
             return .failure(RequestError(

@@ -1,0 +1,136 @@
+import Foundation
+internal import CCurl
+
+/// A user name and password that libcurl answers a server's challenge with
+/// (`CURLOPT_HTTPAUTH`, `CURLOPT_USERNAME`, `CURLOPT_PASSWORD`), over HTTP/1.1.
+///
+/// HTTP/1.1 because over HTTP/2 libcurl 7.88 sends its body-less probe request (the one that
+/// draws the challenge) without ending the stream when the body comes from a read callback, and
+/// the server waits for the rest forever (reproduced with the curl command-line tool: `-T file
+/// --digest` or `--ntlm` against an HTTP/2 server hangs, `--http1.1` works); and NTLM
+/// authenticates a whole connection, which HTTP/2's multiplexed streams do not fit (servers such
+/// as IIS answer it with `HTTP_1_1_REQUIRED`).
+struct CurlAuthentication: Sendable {
+    let username: String
+    let password: String
+    let schemes: Credential.Schemes
+
+    /// Sets the options on `easy`.
+    func apply(to easy: CurlEasyHandle) throws(RequestError) {
+        var mask = 0
+        if schemes.contains(.basic) { mask |= Int(ccurl_auth_basic) }
+        if schemes.contains(.digest) { mask |= Int(ccurl_auth_digest) }
+        if schemes.contains(.ntlm) { mask |= Int(ccurl_auth_ntlm) }
+        try easy.set(CURLOPT_HTTP_VERSION, HTTPVersionPreference.http1_1.curlValue)
+        try easy.set(CURLOPT_HTTPAUTH, mask)
+        try easy.set(CURLOPT_USERNAME, username)
+        try easy.set(CURLOPT_PASSWORD, password)
+    }
+}
+
+/// What a request's credential adds to it once prepared.
+struct PreparedAuthentication {
+    /// The header lines to send: the request's, with the credential's `Authorization` in place
+    /// of any other.
+    var headerLines: [String]
+    /// What libcurl answers challenges with, for Digest and NTLM.
+    var challenge: CurlAuthentication?
+}
+
+extension Request {
+    /// Applies the credential this request sends to `url` — its own, or else the configuration's
+    /// for the URL's origin unless the request sets its own `Authorization` — to `headerLines`;
+    /// refuses credentials of any kind (credential, `Authorization` header, user info in the URL)
+    /// to an `http://` URL unless the configuration allows them.
+    func authentication(
+        of headerLines: [String], url: String, defaults: RequestDefaults
+    ) -> Result<PreparedAuthentication, RequestError> {
+        var prepared = PreparedAuthentication(headerLines: headerLines, challenge: nil)
+        let credential = self.credential ?? hostCredential(for: url, defaults: defaults)
+        if let credential {
+            prepared.headerLines.removeAll(where: Self.isAuthorizationLine)
+            switch credential.kind {
+            case .basic(let username, let password):
+                if let problem = Self.problem(username: username, password: password, passwordTravels: true) ?? (
+                    username.contains(":") ? "a Basic user name cannot contain \":\"" : nil) {
+                    return .failure(RequestError(.invalidHeader, problem, method: method, url: url))
+                }
+                prepared.headerLines.append("Authorization: Basic " + Data("\(username):\(password)".utf8).base64EncodedString())
+            case .bearer(let token):
+                guard !token.containsHeaderBreakingCharacter, !token.isEmpty else {
+                    return .failure(RequestError(.invalidHeader, "a bearer token cannot be empty or contain CR, LF or NUL", method: method, url: url))
+                }
+                prepared.headerLines.append("Authorization: Bearer " + token)
+            case .challenged(let username, let password, let schemes):
+                if let problem = Self.problem(username: username, password: password, passwordTravels: false) ?? (
+                    schemes.isEmpty ? "a challenged credential needs at least one scheme" : nil) {
+                    return .failure(RequestError(.invalidHeader, problem, method: method, url: url))
+                }
+                prepared.challenge = CurlAuthentication(username: username, password: password, schemes: schemes)
+            }
+        }
+        if !defaults.allowsCredentialsOverPlainHTTP, Self.isPlainHTTP(url),
+           credential != nil || prepared.headerLines.contains(where: Self.isAuthorizationLine) || Self.hasUserInfo(url) {
+            return .failure(RequestError(
+                .credentialsOverPlainHTTP,
+                "credentials are not sent over plain http (set Configuration.allowsCredentialsOverPlainHTTP to allow it)",
+                method: method, url: url))
+        }
+        return .success(prepared)
+    }
+
+    /// The configuration's credential for the origin of `url`, unless this request sends its own
+    /// `Authorization`.
+    private func hostCredential(for url: String, defaults: RequestDefaults) -> Credential? {
+        guard !defaults.credentials.isEmpty, !headerFields.contains(where: { $0.name == .authorization }),
+              let origin = Credential.Origin(url)
+        else { return nil }
+        return defaults.credentials[origin]
+    }
+
+    /// Why a user name and password cannot be sent, or `nil`.
+    private static func problem(username: String, password: String, passwordTravels: Bool) -> String? {
+        if username.containsHeaderBreakingCharacter { return "a credential's user name cannot contain CR, LF or NUL" }
+        if passwordTravels ? password.containsHeaderBreakingCharacter : password.contains("\0") {
+            return "a credential's password cannot contain \(passwordTravels ? "CR, LF or NUL" : "NUL")"
+        }
+        return nil
+    }
+
+    /// Whether a curl header line sets `Authorization` (`"Authorization: …"` or `"Authorization;"`).
+    static func isAuthorizationLine(_ line: String) -> Bool {
+        let name = "authorization".utf8
+        let utf8 = line.utf8
+        guard utf8.count > name.count else { return false }
+        let separator = utf8[utf8.index(utf8.startIndex, offsetBy: name.count)]
+        return (separator == UInt8(ascii: ":") || separator == UInt8(ascii: ";"))
+            && zip(utf8, name).allSatisfy { $0 | 0x20 == $1 }
+    }
+
+    /// Whether `url` (absolute, resolved) is `http://`.
+    private static func isPlainHTTP(_ url: String) -> Bool {
+        url.utf8.count > 5 && zip(url.utf8, "http:".utf8).allSatisfy { $0 | 0x20 == $1 }
+    }
+
+    /// Whether the authority of `url` (absolute, resolved) carries user info (`user:password@`).
+    private static func hasUserInfo(_ url: String) -> Bool {
+        guard let start = url.range(of: "://")?.upperBound else { return false }
+        for character in url.utf8[start...] {
+            switch character {
+            case UInt8(ascii: "@"): return true
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return false
+            default: continue
+            }
+        }
+        return false
+    }
+}
+
+extension CurlGlobal {
+    /// Whether the linked libcurl was built with NTLM (`CURL_VERSION_NTLM`); without it, a
+    /// credential whose only scheme is NTLM fails with curl's "not built in" error.
+    static let supportsNTLM: Bool = {
+        guard let info = curl_version_info(ccurl_version_now) else { return false }
+        return info.pointee.features & CURL_VERSION_NTLM != 0
+    }()
+}
