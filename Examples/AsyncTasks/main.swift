@@ -50,8 +50,9 @@ if let argument = CommandLine.arguments.dropFirst().first, let url = URL(string:
     do {
         let server = try await TestServer.start()
         print("embedded server at \(server.httpsURL)")
+        let testCA = try CertificateBundle(pem: TestServer.certificateAuthorityPEM)
         await run(configuration: Configuration(
-            baseURL: server.httpsURL, tls: TLSConfiguration(trustedCertificatesPEM: TestServer.certificateAuthorityPEM)),
+            baseURL: server.httpsURL, tls: TLSConfiguration(trustRoots: .replacingSystem(with: testCA))),
             transfers: true)
         try await server.shutdown()
     } catch {

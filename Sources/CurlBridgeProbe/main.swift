@@ -85,7 +85,11 @@ func shutdownAndWait(_ transport: Transport) {
 }
 
 func probeResources(server: TestServer) -> Never {
-    let configuration = Configuration(tls: TLSConfiguration(trustedCertificatesPEM: TestServer.certificateAuthorityPEM))
+    guard let testCA = try? CertificateBundle(pem: TestServer.certificateAuthorityPEM) else {
+        print("the test CA's PEM is malformed")
+        exit(1)
+    }
+    let configuration = Configuration(tls: TLSConfiguration(trustRoots: .replacingSystem(with: testCA)))
     let plain = Request.get(server.httpURL.absoluteString + "echo")
     let secure = Request.get(server.httpsURL.absoluteString + "bytes/20000")
     let warmUp = Transport(configuration: configuration)

@@ -83,7 +83,7 @@ public final class TestServer: Sendable {
     /// (`sha256//<base64 of the SHA-256 of the DER public key>`).
     public static let serverPublicKeyPin: String = TestCertificates.serverPublicKeyPin
 
-    private let group: MultiThreadedEventLoopGroup
+    let group: MultiThreadedEventLoopGroup
     private let listeners: ServerListeners
     private let isShutDown = Atomic<Bool>(false)
 

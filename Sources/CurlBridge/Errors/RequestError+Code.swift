@@ -16,6 +16,8 @@ extension RequestError {
             case bodyTooLarge, fileIO, destinationExists, integrityMismatch
             case bodySourceFailed, bodyNotRewindable
             case blockingRefused, transportShutDown, transportFailure
+            case certificateUntrusted, certificateSelfSigned, certificateExpired, hostnameMismatch
+            case tlsHandshakeFailed, clientCertificateRejected
         }
 
         private let kind: Kind
@@ -50,9 +52,12 @@ extension RequestError {
         public static let hostNotFound = Code(.hostNotFound)
         /// The TCP connection could not be made (refused, unreachable).
         public static let connectFailed = Code(.connectFailed)
-        /// The TLS handshake or certificate verification failed.
+        /// TLS failed in a way no more precise code names (see ``RequestError/curlMessage``), or
+        /// certificates, keys or pins given in a ``TLSConfiguration`` were unusable.
         public static let tlsFailure = Code(.tlsFailure)
-        /// The server's public key did not match the pinned key.
+        /// The server's certificate chain did not meet its host's ``Pinning``: its key is not one
+        /// of the pinned keys, or its chain leads to none of the pinned certificates. Found right
+        /// after the TLS handshake: no byte of the request was sent.
         public static let pinningMismatch = Code(.pinningMismatch)
         /// The connection failed while sending or receiving, or the server replied with nothing.
         public static let connectionLost = Code(.connectionLost)
@@ -94,6 +99,24 @@ extension RequestError {
         public static let transportShutDown = Code(.transportShutDown)
         /// Any other failure inside libcurl (see ``RequestError/curlCode`` and ``RequestError/curlMessage``).
         public static let transportFailure = Code(.transportFailure)
+
+        /// The server's certificate chain leads to no trusted certificate authority (an unknown or
+        /// private CA, or a missing intermediate). `NSURLErrorServerCertificateHasUnknownRoot`.
+        public static let certificateUntrusted = Code(.certificateUntrusted)
+        /// The server's certificate signs itself and is not trusted.
+        /// `NSURLErrorServerCertificateUntrusted`.
+        public static let certificateSelfSigned = Code(.certificateSelfSigned)
+        /// A certificate in the server's chain is outside its validity period: expired, or not yet
+        /// valid (curl's text says which). `NSURLErrorServerCertificateHasBadDate`.
+        public static let certificateExpired = Code(.certificateExpired)
+        /// The server's certificate is valid but names another host.
+        public static let hostnameMismatch = Code(.hostnameMismatch)
+        /// The TLS handshake failed before any certificate was judged: no common TLS version or
+        /// cipher (see ``TLSConfiguration/minimumVersion``), or a server that does not speak TLS.
+        public static let tlsHandshakeFailed = Code(.tlsHandshakeFailed)
+        /// The server asked for a client certificate and refused the one sent, or none was sent
+        /// (see ``TLSConfiguration/clientIdentity``). `NSURLErrorClientCertificateRejected`.
+        public static let clientCertificateRejected = Code(.clientCertificateRejected)
 
         /// Whether this code is one of the three timeouts.
         public var isTimeout: Bool {

@@ -14,6 +14,9 @@ final class CurlTransfer {
     let events: TransferEvents
     /// The curl handle.
     let easy: CurlEasyHandle
+    /// Whether the request's host is pinned by certificate (telling a pinning mismatch from an
+    /// untrusted certificate when verification fails).
+    private let pinsCertificates: Bool
     /// The body collected so far, when no ``TransferEvents/onBodyChunk`` consumer takes it.
     private var body = Data()
     /// Where curl's read callback takes the request body from, unless curl sends it itself.
@@ -69,7 +72,7 @@ final class CurlTransfer {
         self.lastActivity = MonotonicClock.now
         self.startedAt = lastActivity
         self.bodyReader = try RequestBodyReader(request.body)
-        try options.apply(to: easy, url: request.url)
+        pinsCertificates = try options.apply(to: easy, url: request.url).pinsCertificates
         try configureRequest()
         try installCallbacks()
     }
@@ -334,7 +337,8 @@ final class CurlTransfer {
     func outcome(of result: CURLcode) -> Result<Response, RequestError> {
         if let failure { return .failure(failure) }
         guard result == CURLE_OK else {
-            return .failure(RequestError(curlResult: result, errorBuffer: easy.errorText, connectLimitApplied: connectLimitApplied)
+            let tls = CurlTLSContext(verifyResult: easy.info(long: CURLINFO_SSL_VERIFYRESULT), pinsCertificates: pinsCertificates)
+            return .failure(RequestError(curlResult: result, errorBuffer: easy.errorText, connectLimitApplied: connectLimitApplied, tls: tls)
                 .attributed(to: request.method, url: request.url))
         }
         return .success(Response(
