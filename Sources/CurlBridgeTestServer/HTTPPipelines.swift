@@ -10,16 +10,17 @@ enum HTTPPipelines {
     static let maximumConcurrentStreams = 256
 
     /// TLS, then HTTP/2 or HTTP/1.1 as negotiated by ALPN (HTTP/1.1 without ALPN). Must run on the
-    /// channel's event loop. With `counter`, the decrypted bytes received are counted.
+    /// channel's event loop. `handlersAfterTLS` go right after the TLS handler (they see
+    /// decrypted bytes and TLS events).
     static func configureSecure(
         _ channel: Channel,
         tlsContext: NIOSSLContext,
         connectionID: Int,
-        countingBytesInto counter: ApplicationByteCounter? = nil
+        handlersAfterTLS: [any ChannelHandler] = []
     ) throws -> EventLoopFuture<Void> {
         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tlsContext))
-        if let counter {
-            try channel.pipeline.syncOperations.addHandler(counter)
+        for handler in handlersAfterTLS {
+            try channel.pipeline.syncOperations.addHandler(handler)
         }
         return channel.configureHTTP2SecureUpgrade(
             h2ChannelConfigurator: { channel in

@@ -54,9 +54,11 @@ public final class TLSListener: Sendable {
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 do {
+                    let lingeringClose = LingeringClose()
+                    try channel.pipeline.syncOperations.addHandler(lingeringClose)
                     return try HTTPPipelines.configureSecure(
                         channel, tlsContext: context, connectionID: connections.next(),
-                        countingBytesInto: ApplicationByteCounter(counters))
+                        handlersAfterTLS: [LingeringClose.HandshakeWatch(lingeringClose), ApplicationByteCounter(counters)])
                 } catch {
                     return channel.eventLoop.makeFailedFuture(error)
                 }

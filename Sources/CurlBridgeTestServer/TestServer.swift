@@ -11,6 +11,9 @@ import Synchronization
 /// - ``httpsPort``: TLS with a certificate signed by ``certificateAuthorityPEM``; ALPN picks
 ///   HTTP/2 (`h2`, up to 256 concurrent streams) or HTTP/1.1.
 /// - ``stallPort``: raw TCP that accepts, reads and discards, and never writes.
+/// - on demand, ``startTLSListener(_:)``: TLS that presents one ``TLSScenario`` (expired, wrong
+///   host, self-signed, unknown CA, TLS 1.2 only, client certificate required), counting the
+///   application bytes each connection received.
 ///
 /// Routes (any method; `N` and `ms` are non-negative integers; unknown paths get `404`, malformed
 /// or out-of-range parameters `400`):

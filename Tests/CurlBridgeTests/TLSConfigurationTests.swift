@@ -59,6 +59,8 @@ import Testing
         #expect(try CurlTLSOptions.host(of: "https://user:pw@API.example.com:8443/a?b#c") == "API.example.com")
         #expect(try CurlTLSOptions.host(of: "https://[::1]:8443/") == "[::1]")
         #expect(try CurlTLSOptions.host(of: "https://127.0.0.1/") == "127.0.0.1")
+        #expect(try CurlTLSOptions.host(of: "https://0x7f.1:8443/") == "127.0.0.1")  // curl's own IPv4 normalization
+        #expect(try CurlTLSOptions.host(of: "https://2130706433/") == "127.0.0.1")
     }
 
     @Test func trustRootsBecomeCurlsCAOptions() throws {

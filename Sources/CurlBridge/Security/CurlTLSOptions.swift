@@ -153,14 +153,16 @@ struct CurlTLSOptions: Sendable {
         return policy
     }
 
-    /// The host curl will connect to for `url`, parsed by curl's own URL parser so that no
-    /// difference between two parsers can let a request slip past its host's pins.
+    /// The host curl will connect to for `url`, parsed by curl's own URL parser with the flags
+    /// curl uses for `CURLOPT_URL`, so that no difference between two parsers can let a request
+    /// slip past its host's pins (curl decodes the host and normalizes IPv4 forms such as
+    /// `0x7f.1` to `127.0.0.1`).
     static func host(of url: String) throws(RequestError) -> String {
         guard let handle = curl_url() else { throw RequestError(.transportFailure, "curl_url returned no handle") }
         defer { curl_url_cleanup(handle) }
         var host: UnsafeMutablePointer<CChar>?
-        guard curl_url_set(handle, CURLUPART_URL, url, 0) == CURLUE_OK,
-              curl_url_get(handle, CURLUPART_HOST, &host, UInt32(CURLU_URLDECODE)) == CURLUE_OK, let host
+        guard curl_url_set(handle, CURLUPART_URL, url, UInt32(CURLU_GUESS_SCHEME | CURLU_NON_SUPPORT_SCHEME)) == CURLUE_OK,
+              curl_url_get(handle, CURLUPART_HOST, &host, 0) == CURLUE_OK, let host
         else {
             throw RequestError(.invalidURL, "curl finds no host in \(url.debugDescription) to look its pins up by", url: url)
         }
