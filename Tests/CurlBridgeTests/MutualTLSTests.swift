@@ -51,13 +51,15 @@ import Testing
         }
     }
 
-    @Test func aWrongPKCS12PassphraseIsATLSFailureWithCurlsText() async throws {
+    @Test(arguments: ClientStyle.allCases)
+    func aWrongPKCS12PassphraseIsATLSFailureWithCurlsText(style: ClientStyle) async throws {
         try await TLSFixture.withListener(.mutualTLS) { listener in
             let identity = ClientIdentity.pkcs12(TestServer.clientPKCS12, passphrase: "wrong")
             let transport = try TLSFixture.transport(listener, tls: Self.tls(presenting: identity))
-            let error = try #require(await ClientStyle.async.send(.get("echo"), through: transport).failure)
+            let error = try #require(await style.send(.get("echo"), through: transport).failure)
             #expect(error.code == .tlsFailure)
             #expect(error.curlMessage?.contains("PKCS12") == true)
+            #expect(listener.applicationBytesReceived == 0)
         }
     }
 }
