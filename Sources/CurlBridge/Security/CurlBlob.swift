@@ -9,6 +9,8 @@ import Foundation
 final class CurlBlob: @unchecked Sendable {
     /// The bytes; immutable after `init`.
     let bytes: UnsafeMutableRawBufferPointer
+    /// The number of bytes.
+    let count: Int
 
     /// A blob holding a copy of `data`.
     init(_ data: Data) {
@@ -16,9 +18,6 @@ final class CurlBlob: @unchecked Sendable {
         data.copyBytes(to: bytes.bindMemory(to: UInt8.self), count: data.count)
         count = data.count
     }
-
-    /// The number of bytes.
-    let count: Int
 
     deinit {
         bytes.deallocate()

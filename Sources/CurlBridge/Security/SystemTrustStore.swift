@@ -9,7 +9,7 @@ internal import CCurl
 enum SystemTrustStore {
     /// Where curl looks for its CA bundle when told nothing (`CURLINFO_CAINFO`, libcurl 7.84+),
     /// or Debian's path when curl does not say.
-    static var bundlePath: String {
+    private static var bundlePath: String {
         let path = (try? CurlEasyHandle())?.info(string: CURLINFO_CAINFO) ?? ""
         return path.isEmpty ? "/etc/ssl/certs/ca-certificates.crt" : path
     }
