@@ -50,9 +50,10 @@ if let argument = CommandLine.arguments.dropFirst().first, let url = URL(string:
     do {
         let server = try await TestServer.start()
         print("embedded server at \(server.httpsURL)")
-        await run(configuration: Configuration(
-            baseURL: server.httpsURL, tls: TLSConfiguration(trustedCertificatesPEM: TestServer.certificateAuthorityPEM)),
-            transfers: true)
+        // Trust the test CA alone, and pin the server's key (AFSecurityPolicy's public-key mode).
+        var tls = TLSConfiguration(trustRoots: .replacingSystem(with: try CertificateBundle(pem: TestServer.certificateAuthorityPEM)))
+        tls.pins["127.0.0.1"] = try .publicKeys([TestServer.serverPublicKeyPin])
+        await run(configuration: Configuration(baseURL: server.httpsURL, tls: tls), transfers: true)
         try await server.shutdown()
     } catch {
         print("the embedded server did not start: \(error)")

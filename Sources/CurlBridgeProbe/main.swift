@@ -88,7 +88,11 @@ func shutdownAndWait(_ transport: Transport) {
 }
 
 func probeResources(server: TestServer) -> Never {
-    let configuration = Configuration(tls: TLSConfiguration(trustedCertificatesPEM: TestServer.certificateAuthorityPEM))
+    guard let testCA = try? CertificateBundle(pem: TestServer.certificateAuthorityPEM) else {
+        print("the test CA's PEM is malformed")
+        exit(1)
+    }
+    let configuration = Configuration(tls: TLSConfiguration(trustRoots: .replacingSystem(with: testCA)))
     let plain = Request.get(server.httpURL.absoluteString + "echo")
     let secure = Request.get(server.httpsURL.absoluteString + "bytes/20000")
     let warmUp = Transport(configuration: configuration)
@@ -184,9 +188,13 @@ func probeEnvironmentProxy(server: TestServer) -> Never {
     setenv("NO_PROXY", "localhost", 1)
     let http = server.httpURL.absoluteString + "echo", https = server.httpsURL.absoluteString + "echo"
     let localhost = "http://localhost:\(server.httpPort)/echo"
+    guard let testCA = try? CertificateBundle(pem: TestServer.certificateAuthorityPEM) else {
+        print("env-proxy the test CA's PEM is malformed")
+        exit(1)
+    }
     func route(_ proxyConfiguration: ProxyConfiguration, _ url: String) -> String {
         let transport = Transport(configuration: Configuration(
-            tls: TLSConfiguration(trustedCertificatesPEM: TestServer.certificateAuthorityPEM), proxy: proxyConfiguration))
+            tls: TLSConfiguration(trustRoots: .replacingSystem(with: testCA)), proxy: proxyConfiguration))
         let client = BlockingClient(transport: transport, policy: .init(allowsMainThread: true))
         let before = proxy.records.count
         let result = outcome(client, .get(url))

@@ -10,13 +10,18 @@ enum HTTPPipelines {
     static let maximumConcurrentStreams = 256
 
     /// TLS, then HTTP/2 or HTTP/1.1 as negotiated by ALPN (HTTP/1.1 without ALPN). Must run on the
-    /// channel's event loop.
+    /// channel's event loop. `handlersAfterTLS` go right after the TLS handler (they see
+    /// decrypted bytes and TLS events).
     static func configureSecure(
         _ channel: Channel,
         tlsContext: NIOSSLContext,
-        connectionID: Int
+        connectionID: Int,
+        handlersAfterTLS: [any ChannelHandler] = []
     ) throws -> EventLoopFuture<Void> {
         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tlsContext))
+        for handler in handlersAfterTLS {
+            try channel.pipeline.syncOperations.addHandler(handler)
+        }
         return channel.configureHTTP2SecureUpgrade(
             h2ChannelConfigurator: { channel in
                 channel.eventLoop.makeCompletedFuture {

@@ -12,6 +12,9 @@ import Synchronization
 ///   HTTP/2 (`h2`, up to 256 concurrent streams) or HTTP/1.1.
 /// - ``stallPort``: raw TCP that accepts, reads and discards, and never writes.
 /// - ``unixSocketPath``: plaintext HTTP/1.1 on a Unix domain socket, with the same routes.
+/// - on demand, ``startTLSListener(_:)``: TLS that presents one ``TLSScenario`` (expired, wrong
+///   host, self-signed, unknown CA, TLS 1.2 only, client certificate required), counting the
+///   application bytes each connection received.
 ///
 /// Routes (any method; `N` and `ms` are non-negative integers; unknown paths get `404`, malformed
 /// or out-of-range parameters `400`):
@@ -94,7 +97,7 @@ public final class TestServer: Sendable {
     /// (`sha256//<base64 of the SHA-256 of the DER public key>`).
     public static let serverPublicKeyPin: String = TestCertificates.serverPublicKeyPin
 
-    private let group: MultiThreadedEventLoopGroup
+    let group: MultiThreadedEventLoopGroup
     private let listeners: ServerListeners
     private let isShutDown = Atomic<Bool>(false)
 

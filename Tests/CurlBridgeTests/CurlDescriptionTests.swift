@@ -48,13 +48,15 @@ import Testing
 
     @Test func timeoutsVersionAndVerificationAreDescribed() {
         var configuration = Configuration(httpVersion: .http1_1)
-        configuration.tls.verifiesPeer = false
+        configuration.tls.disablesCertificateVerification = true
+        configuration.tls.minimumVersion = .tls1_3
         let description = Request.get("https://example.com/").timeout(connect: .milliseconds(1500), total: .seconds(9))
             .curlDescription(for: configuration)
         #expect(description.contains("--connect-timeout 1.500"))
         #expect(description.contains("--max-time 9"))
         #expect(description.contains("--speed-limit 1 --speed-time 60"))
         #expect(description.contains("--http1.1") && description.contains("--insecure") && description.contains("--compressed"))
+        #expect(description.contains("--tlsv1.3"))
     }
 
     @Test func unsendableRequestSaysWhy() {

@@ -13,7 +13,7 @@ import Testing
         (CURLE_INTERFACE_FAILED, .connectFailed),
         (CURLE_PROXY, .proxyFailure),
         (CURLE_QUIC_CONNECT_ERROR, .connectFailed),
-        (CURLE_SSL_CONNECT_ERROR, .tlsFailure),
+        (CURLE_SSL_CONNECT_ERROR, .tlsHandshakeFailed),
         (CURLE_SSL_ENGINE_NOTFOUND, .tlsFailure),
         (CURLE_SSL_ENGINE_SETFAILED, .tlsFailure),
         (CURLE_SSL_CERTPROBLEM, .tlsFailure),
@@ -25,7 +25,7 @@ import Testing
         (CURLE_SSL_CRL_BADFILE, .tlsFailure),
         (CURLE_SSL_ISSUER_ERROR, .tlsFailure),
         (CURLE_SSL_INVALIDCERTSTATUS, .tlsFailure),
-        (CURLE_SSL_CLIENTCERT, .tlsFailure),
+        (CURLE_SSL_CLIENTCERT, .clientCertificateRejected),
         (CURLE_USE_SSL_FAILED, .tlsFailure),
         (CURLE_SSL_PINNEDPUBKEYNOTMATCH, .pinningMismatch),
         (CURLE_GOT_NOTHING, .connectionLost),
@@ -61,6 +61,45 @@ import Testing
         #expect(error.code == expected)
         #expect(error.curlCode == Int(curl.rawValue))
         #expect(error.curlMessage?.isEmpty == false)  // curl_easy_strerror's text when the buffer is empty
+    }
+
+    /// OpenSSL's verify results (`X509_V_ERR_*`) and curl's texts, as libcurl 7.88 reports them.
+    static let verification: [(verifyResult: Int, text: String, certificatesPinned: Bool, expected: RequestError.Code)] = [
+        (10, "SSL certificate problem: certificate has expired", false, .certificateExpired),
+        (9, "SSL certificate problem: certificate is not yet valid", false, .certificateExpired),
+        (18, "SSL certificate problem: self-signed certificate", false, .certificateSelfSigned),
+        (18, "SSL certificate problem: self-signed certificate", true, .pinningMismatch),
+        (20, "SSL certificate problem: unable to get local issuer certificate", false, .certificateUntrusted),
+        (20, "SSL certificate problem: unable to get local issuer certificate", true, .pinningMismatch),
+        (19, "SSL certificate problem: self-signed certificate in certificate chain", false, .certificateUntrusted),
+        (1, "SSL: no alternative certificate subject name matches target host name '127.0.0.1'", false, .hostnameMismatch),
+        (1, "SSL: no alternative certificate subject name matches target host name '127.0.0.1'", true, .hostnameMismatch),
+        (0, "SSL: certificate subject name 'a' does not match target host name 'b'", false, .hostnameMismatch),
+        (62, "SSL certificate problem: hostname mismatch", false, .hostnameMismatch),
+        (1, "SSL: couldn't get peer certificate", false, .tlsFailure),
+        (7, "SSL certificate problem: certificate signature failure", false, .tlsFailure),
+    ]
+
+    @Test(arguments: verification)
+    func aFailedVerificationMapsToItsPreciseCode(
+        _ verification: (verifyResult: Int, text: String, certificatesPinned: Bool, expected: RequestError.Code)
+    ) {
+        let tls = CurlTLSContext(verifyResult: verification.verifyResult, pinsCertificates: verification.certificatesPinned)
+        let error = RequestError(
+            curlResult: CURLE_PEER_FAILED_VERIFICATION, errorBuffer: verification.text, connectLimitApplied: false, tls: tls)
+        #expect(error.code == verification.expected)
+        #expect(error.curlMessage == verification.text)
+    }
+
+    @Test(arguments: [
+        (CURLE_RECV_ERROR, "OpenSSL SSL_read: OpenSSL/3.0.19: error:0A00045C:SSL routines::tlsv13 alert certificate required, errno 0", RequestError.Code.clientCertificateRejected),
+        (CURLE_RECV_ERROR, "OpenSSL SSL_read: OpenSSL/3.0.19: error:0A000418:SSL routines::tlsv1 alert unknown ca, errno 0", .clientCertificateRejected),
+        (CURLE_SSL_CONNECT_ERROR, "OpenSSL/3.0.19: error:0A000412:SSL routines::sslv3 alert bad certificate", .clientCertificateRejected),
+        (CURLE_SSL_CONNECT_ERROR, "OpenSSL/3.0.19: error:0A00042E:SSL routines::tlsv1 alert protocol version", .tlsHandshakeFailed),
+        (CURLE_RECV_ERROR, "Recv failure: Connection reset by peer", .connectionLost),
+    ])
+    func aServersAlertAboutTheClientCertificateIsARejection(curl: CURLcode, text: String, expected: RequestError.Code) {
+        #expect(RequestError(curlResult: curl, errorBuffer: text, connectLimitApplied: false).code == expected)
     }
 
     @Test func timeoutIsConnectOnlyWhenTheConnectLimitApplied() {

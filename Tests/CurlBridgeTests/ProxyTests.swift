@@ -65,7 +65,7 @@ import Testing
         let server = try await Fixture.server()
         let proxy = try await TestProxy.start(credentials: (Self.user, Self.password))
         let proxyServer = ProxyServer.https(
-            host: "localhost", port: proxy.httpsPort, credentials: Self.credentials, trusting: TestServer.certificateAuthorityPEM)
+            host: "localhost", port: proxy.httpsPort, credentials: Self.credentials, trusting: Fixture.testCA)
         let transport = Self.transport(server, via: proxyServer)
         let plain = try await style.send(.get(server.httpURL.absoluteString + "echo/plain"), through: transport).get().echo()
         let secure = try await style.send(.get(server.httpsURL.absoluteString + "echo/secure"), through: transport).get().echo()

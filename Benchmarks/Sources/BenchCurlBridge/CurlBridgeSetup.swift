@@ -10,11 +10,11 @@ enum CurlBridgeSetup {
     static func makeTransport(_ arguments: BenchArguments) -> Transport {
         var tls = TLSConfiguration()
         if let path = arguments.cacert {
-            guard let pem = readTextFile(path) else {
-                standardError("cannot read --cacert \(path)")
+            guard let pem = readTextFile(path), let authorities = try? CertificateBundle(pem: pem) else {
+                standardError("cannot read PEM certificates from --cacert \(path)")
                 exit(1)
             }
-            tls = TLSConfiguration(trustedCertificatesPEM: pem)
+            tls = TLSConfiguration(trustRoots: .replacingSystem(with: authorities))
         }
         let limits = ConnectionLimits(perHost: arguments.concurrency, idleCached: arguments.concurrency)
         return Transport(configuration: Configuration(

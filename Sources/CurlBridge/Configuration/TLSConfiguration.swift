@@ -1,21 +1,59 @@
 import Foundation
 
-/// How a transport verifies the servers it talks to over TLS.
+/// How a transport sets up TLS: which certificate authorities it trusts, which TLS versions it
+/// accepts, which certificate it presents for mutual TLS, and which hosts are pinned — the job of
+/// AFNetworking's `AFSecurityPolicy` and of `URLSessionDelegate`'s server-trust challenge.
+///
+/// The default verifies every server against the system's CA store, checks the host name, and
+/// refuses TLS below 1.2.
+///
+/// ```swift
+/// var tls = TLSConfiguration(trustRoots: .systemAdding(try CertificateBundle(pemFile: corporateCA)))
+/// tls.pins["api.example.com"] = try .publicKeys(["sha256//current…=", "sha256//backup…="])
+/// let transport = Transport(configuration: .init(tls: tls))
+/// ```
 public struct TLSConfiguration: Sendable, Hashable {
-    /// PEM-encoded CA certificates to trust *instead of* the system store; `nil` (the default)
-    /// uses the system's CA bundle. Passed to libcurl in memory (`CURLOPT_CAINFO_BLOB`).
-    public var trustedCertificatesPEM: String?
-    /// Whether to verify the server's certificate chain and host name; `true` by default.
-    /// Turning it off makes TLS useless against an active attacker: tests and debugging only.
-    public var verifiesPeer: Bool
-
-    /// Creates a TLS configuration.
+    /// The certificate authorities a server's chain must lead to; ``TrustRoots/system`` by default.
+    public var trustRoots: TrustRoots
+    /// The lowest TLS version accepted; ``TLSVersion/tls1_2`` by default.
+    public var minimumVersion: TLSVersion
+    /// The certificate and key presented when a server asks for one (mutual TLS); `nil` by default.
+    public var clientIdentity: ClientIdentity?
+    /// Pins by host name: a request to a host listed here must meet its ``Pinning``, while other
+    /// hosts are verified by ``trustRoots`` alone. Empty by default.
     ///
-    /// - Parameters:
-    ///   - trustedCertificatesPEM: CA certificates to trust instead of the system store; `nil` by default.
-    ///   - verifiesPeer: Whether to verify certificate and host name; `true` by default.
-    public init(trustedCertificatesPEM: String? = nil, verifiesPeer: Bool = true) {
-        self.trustedCertificatesPEM = trustedCertificatesPEM
-        self.verifiesPeer = verifiesPeer
+    /// Keys are host names as in the URL (ASCII; an internationalized name in its `xn--` form),
+    /// compared case-insensitively, or `*.example.com` for every host under `example.com` (not
+    /// `example.com` itself). An exact name wins over a wildcard, a longer wildcard over a shorter.
+    /// IP addresses are written as in the URL without brackets (`127.0.0.1`, `::1`). `localhost`
+    /// and `127.0.0.1` are different hosts.
+    public var pins: [String: Pinning]
+    /// Whether to skip verifying the server's certificate chain and host name; `false` by default.
+    ///
+    /// With this on, TLS protects against nothing but passive eavesdropping: anyone on the path
+    /// can impersonate any server. Meant for tests and debugging only. Public-key pins still apply
+    /// (a self-signed server with a pinned key stays safe); a host with certificate pins is still
+    /// verified against its pinned certificates.
+    public var disablesCertificateVerification: Bool
+
+    /// Creates a TLS configuration; every parameter has the default documented on its property.
+    public init(
+        trustRoots: TrustRoots = .system,
+        minimumVersion: TLSVersion = .tls1_2,
+        clientIdentity: ClientIdentity? = nil,
+        pins: [String: Pinning] = [:],
+        disablesCertificateVerification: Bool = false
+    ) {
+        self.trustRoots = trustRoots
+        self.minimumVersion = minimumVersion
+        self.clientIdentity = clientIdentity
+        self.pins = pins
+        self.disablesCertificateVerification = disablesCertificateVerification
+    }
+
+    /// A configuration that verifies nothing: no certificate chain, no host name (see
+    /// ``disablesCertificateVerification``). For tests and debugging only.
+    public static var insecureNoVerification: TLSConfiguration {
+        TLSConfiguration(disablesCertificateVerification: true)
     }
 }

@@ -17,6 +17,8 @@ extension RequestError {
             case bodySourceFailed, bodyNotRewindable
             case blockingRefused, transportShutDown, transportFailure
             case invalidCookie, proxyFailure, credentialsOverPlainHTTP
+            case certificateUntrusted, certificateSelfSigned, certificateExpired, hostnameMismatch
+            case tlsHandshakeFailed, clientCertificateRejected
         }
 
         private let kind: Kind
@@ -51,9 +53,12 @@ extension RequestError {
         public static let hostNotFound = Code(.hostNotFound)
         /// The TCP connection could not be made (refused, unreachable).
         public static let connectFailed = Code(.connectFailed)
-        /// The TLS handshake or certificate verification failed.
+        /// TLS failed in a way no more precise code names (see ``RequestError/curlMessage``), or
+        /// certificates, keys or pins given in a ``TLSConfiguration`` were unusable.
         public static let tlsFailure = Code(.tlsFailure)
-        /// The server's public key did not match the pinned key.
+        /// The server's certificate chain did not meet its host's ``Pinning``: its key is not one
+        /// of the pinned keys, or its chain leads to none of the pinned certificates. Found right
+        /// after the TLS handshake: no byte of the request was sent.
         public static let pinningMismatch = Code(.pinningMismatch)
         /// The connection failed while sending or receiving, or the server replied with nothing.
         public static let connectionLost = Code(.connectionLost)
@@ -106,6 +111,24 @@ extension RequestError {
         /// user info in the URL — over plain `http://`, and the configuration does not allow it
         /// (``Configuration/allowsCredentialsOverPlainHTTP``); nothing was sent.
         public static let credentialsOverPlainHTTP = Code(.credentialsOverPlainHTTP)
+
+        /// The server's certificate chain leads to no trusted certificate authority (an unknown or
+        /// private CA, or a missing intermediate). `NSURLErrorServerCertificateHasUnknownRoot`.
+        public static let certificateUntrusted = Code(.certificateUntrusted)
+        /// The server's certificate signs itself and is not trusted.
+        /// `NSURLErrorServerCertificateUntrusted`.
+        public static let certificateSelfSigned = Code(.certificateSelfSigned)
+        /// A certificate in the server's chain is outside its validity period: expired, or not yet
+        /// valid (curl's text says which). `NSURLErrorServerCertificateHasBadDate`.
+        public static let certificateExpired = Code(.certificateExpired)
+        /// The server's certificate is valid but names another host.
+        public static let hostnameMismatch = Code(.hostnameMismatch)
+        /// The TLS handshake failed before any certificate was judged: no common TLS version or
+        /// cipher (see ``TLSConfiguration/minimumVersion``), or a server that does not speak TLS.
+        public static let tlsHandshakeFailed = Code(.tlsHandshakeFailed)
+        /// The server asked for a client certificate and refused the one sent, or none was sent
+        /// (see ``TLSConfiguration/clientIdentity``). `NSURLErrorClientCertificateRejected`.
+        public static let clientCertificateRejected = Code(.clientCertificateRejected)
 
         /// Whether this code is one of the three timeouts.
         public var isTimeout: Bool {

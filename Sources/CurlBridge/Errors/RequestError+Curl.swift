@@ -13,12 +13,28 @@ extension RequestError.Code {
     ///   - proxyTunnelStatus: The status of a proxy's answer to `CONNECT`
     ///     (`CURLINFO_HTTP_CONNECTCODE`), 0 if there was none: curl reports a refused tunnel as a
     ///     receive error.
-    init(curlResult result: CURLcode, connectLimitApplied: Bool, proxyTunnelStatus: Int = 0) {
+    ///   - tls: What the transfer knew about its TLS session, which tells curl's one verification
+    ///     failure apart into precise codes; `nil` when unknown.
+    ///   - errorText: curl's error-buffer text, which names an alert the server sent.
+    init(
+        curlResult result: CURLcode, connectLimitApplied: Bool, proxyTunnelStatus: Int = 0,
+        tls: CurlTLSContext? = nil, errorText: String = ""
+    ) {
         if result != CURLE_OK, proxyTunnelStatus != 0, !(200...299).contains(proxyTunnelStatus) {
             self = .proxyFailure
             return
         }
         switch result {
+        case CURLE_PEER_FAILED_VERIFICATION:
+            self = tls.map { Self(verifyResult: $0.verifyResult, pinsCertificates: $0.pinsCertificates, errorText: errorText) } ?? .tlsFailure
+        case CURLE_SSL_CONNECT_ERROR:
+            self = Self.namesClientCertificateAlert(errorText) ? .clientCertificateRejected : .tlsHandshakeFailed
+        case CURLE_SSL_CLIENTCERT:
+            self = .clientCertificateRejected
+        case CURLE_RECV_ERROR where Self.namesClientCertificateAlert(errorText):
+            // TLS 1.3 judges the client's certificate after the client finished its handshake:
+            // the refusal arrives as an alert on the first read.
+            self = .clientCertificateRejected
         case CURLE_UNSUPPORTED_PROTOCOL:
             self = .unsupportedScheme
         case CURLE_URL_MALFORMAT:
@@ -31,11 +47,11 @@ extension RequestError.Code {
             self = .proxyFailure
         case CURLE_OPERATION_TIMEDOUT:
             self = connectLimitApplied ? .connectTimedOut : .totalTimedOut
-        case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED,
-            CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_PEER_FAILED_VERIFICATION,
+        case CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED,
+            CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
             CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_SHUTDOWN_FAILED,
             CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_INVALIDCERTSTATUS,
-            CURLE_SSL_CLIENTCERT, CURLE_USE_SSL_FAILED:
+            CURLE_USE_SSL_FAILED:
             self = .tlsFailure
         case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
             self = .pinningMismatch
@@ -64,16 +80,64 @@ extension RequestError.Code {
     }
 }
 
+extension RequestError.Code {
+    /// The code for a failed certificate verification (`CURLE_PEER_FAILED_VERIFICATION`), from
+    /// OpenSSL's verify result (`CURLINFO_SSL_VERIFYRESULT`, an `X509_V_ERR_*` value).
+    ///
+    /// libcurl 7.88 checks the host name itself, before it records the verify result, which then
+    /// still holds its placeholder (1) or OK (0): curl's text ("… target host name …") says so.
+    private init(verifyResult: Int, pinsCertificates: Bool, errorText: String) {
+        switch verifyResult {
+        case 9, 10:  // X509_V_ERR_CERT_NOT_YET_VALID, X509_V_ERR_CERT_HAS_EXPIRED
+            self = .certificateExpired
+        case 18:  // X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT
+            self = pinsCertificates ? .pinningMismatch : .certificateSelfSigned
+        case 2, 19, 20, 21, 27:
+            // UNABLE_TO_GET_ISSUER_CERT, SELF_SIGNED_CERT_IN_CHAIN, UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
+            // UNABLE_TO_VERIFY_LEAF_SIGNATURE, CERT_UNTRUSTED
+            self = pinsCertificates ? .pinningMismatch : .certificateUntrusted
+        case 62, 64:  // X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH
+            self = .hostnameMismatch
+        case 0 where errorText.contains("target host name"), 1 where errorText.contains("target host name"):
+            self = .hostnameMismatch
+        default:
+            self = .tlsFailure
+        }
+    }
+
+    /// Whether curl's text reports a TLS alert by which the server refused the client's
+    /// certificate (OpenSSL's names of received alerts, e.g. "tlsv13 alert certificate required").
+    private static func namesClientCertificateAlert(_ text: String) -> Bool {
+        ["alert certificate required", "alert bad certificate", "alert unknown ca", "alert certificate unknown",
+         "alert certificate revoked", "alert certificate expired", "alert unsupported certificate"]
+            .contains { text.contains($0) }
+    }
+}
+
+/// What a transfer knew about its TLS session when curl failed.
+struct CurlTLSContext {
+    /// OpenSSL's certificate verify result (`CURLINFO_SSL_VERIFYRESULT`).
+    let verifyResult: Int
+    /// Whether the host's trust anchors were its pinned certificates (``Pinning/certificates(_:)``).
+    let pinsCertificates: Bool
+}
+
 extension RequestError {
     /// The error for a transfer that curl finished with `result`, keeping curl's own texts.
     ///
     /// - Parameters:
     ///   - result: The `CURLcode`.
     ///   - errorBuffer: The contents of the transfer's `CURLOPT_ERRORBUFFER` (may be empty).
-    ///   - connectLimitApplied: See ``RequestError/Code/init(curlResult:connectLimitApplied:proxyTunnelStatus:)``.
+    ///   - connectLimitApplied: See ``RequestError/Code/init(curlResult:connectLimitApplied:proxyTunnelStatus:tls:errorText:)``.
     ///   - proxyTunnelStatus: Likewise.
-    init(curlResult result: CURLcode, errorBuffer: String, connectLimitApplied: Bool, proxyTunnelStatus: Int = 0) {
-        let code = Code(curlResult: result, connectLimitApplied: connectLimitApplied, proxyTunnelStatus: proxyTunnelStatus)
+    ///   - tls: Likewise.
+    init(
+        curlResult result: CURLcode, errorBuffer: String, connectLimitApplied: Bool, proxyTunnelStatus: Int = 0,
+        tls: CurlTLSContext? = nil
+    ) {
+        let code = Code(
+            curlResult: result, connectLimitApplied: connectLimitApplied, proxyTunnelStatus: proxyTunnelStatus,
+            tls: tls, errorText: errorBuffer)
         let summary = String(cString: curl_easy_strerror(result))
         self.init(
             code, errorBuffer.isEmpty ? summary : errorBuffer,

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```swift
 /// .http(host: "proxy.corp", port: 3128, credentials: .init(user: "me", password: secret))
-/// .https(host: "proxy.corp", port: 443, trusting: corporateCAPEM)
+/// .https(host: "proxy.corp", port: 443, trusting: try CertificateBundle(pemFile: corporateCA))
 /// .socks5h(host: "127.0.0.1", port: 1080)        // the proxy resolves host names
 /// ```
 public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
@@ -67,9 +67,9 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     public var port: Int
     /// Credentials for the proxy; `nil` by default.
     public var credentials: Credentials?
-    /// For an ``Kind/https`` proxy: CA certificates (PEM) that replace the system store when
-    /// verifying the proxy's certificate; `nil` (the system store) by default.
-    public var trustedCertificatesPEM: String?
+    /// For an ``Kind/https`` proxy: CA certificates that replace the system store when verifying
+    /// the proxy's certificate; `nil` (the system store) by default.
+    public var trustedCertificates: CertificateBundle?
 
     /// Creates a proxy server description.
     ///
@@ -78,13 +78,13 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     ///   - host: Host name or IP address.
     ///   - port: Port.
     ///   - credentials: Credentials for the proxy; `nil` by default.
-    ///   - trustedCertificatesPEM: See ``trustedCertificatesPEM``; `nil` by default.
-    public init(_ kind: Kind, host: String, port: Int, credentials: Credentials? = nil, trustedCertificatesPEM: String? = nil) {
+    ///   - trustedCertificates: See ``trustedCertificates``; `nil` by default.
+    public init(_ kind: Kind, host: String, port: Int, credentials: Credentials? = nil, trustedCertificates: CertificateBundle? = nil) {
         self.kind = kind
         self.host = host
         self.port = port
         self.credentials = credentials
-        self.trustedCertificatesPEM = trustedCertificatesPEM
+        self.trustedCertificates = trustedCertificates
     }
 
     /// An HTTP proxy.
@@ -93,9 +93,9 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// An HTTP proxy reached over TLS, verified against the system store or, when given, the CA
-    /// certificates `trusting` (PEM) instead.
-    public static func https(host: String, port: Int, credentials: Credentials? = nil, trusting certificatesPEM: String? = nil) -> ProxyServer {
-        ProxyServer(.https, host: host, port: port, credentials: credentials, trustedCertificatesPEM: certificatesPEM)
+    /// certificates `trusting` instead.
+    public static func https(host: String, port: Int, credentials: Credentials? = nil, trusting certificates: CertificateBundle? = nil) -> ProxyServer {
+        ProxyServer(.https, host: host, port: port, credentials: credentials, trustedCertificates: certificates)
     }
 
     /// A SOCKS5 proxy; host names are resolved locally.

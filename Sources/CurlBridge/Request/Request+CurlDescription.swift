@@ -14,8 +14,8 @@ extension Request {
     /// with `sensitive: true`) and a Digest or NTLM password read `<redacted>` unless
     /// `revealingSecrets` is `true`. A binary body
     /// is written with `printf` escapes through process substitution (`<(…)`, bash). Not
-    /// reproduced: an in-memory CA (`TLSConfiguration.trustedCertificatesPEM`) and the exact idle
-    /// timeout (approximated with `--speed-limit 1 --speed-time`).
+    /// reproduced: the CAs, pins and client certificate of a ``TLSConfiguration`` (they live in
+    /// memory) and the exact idle timeout (approximated with `--speed-limit 1 --speed-time`).
     ///
     /// - Parameters:
     ///   - configuration: The transport configuration to describe the request under; defaults
@@ -57,7 +57,8 @@ extension Request {
         }
         if configuration.decodesContentEncoding { words.append("--compressed") }
         if configuration.httpVersion == .http1_1 { words.append("--http1.1") }
-        if !configuration.tls.verifiesPeer { words.append("--insecure") }
+        if configuration.tls.disablesCertificateVerification { words.append("--insecure") }
+        if configuration.tls.minimumVersion == .tls1_3 { words.append("--tlsv1.3") }
         words += CurlDescriptionWords.authenticationAndConnection(prepared.authentication, configuration, revealingSecrets: revealingSecrets)
         if let connect = prepared.connectTimeoutMilliseconds { words += ["--connect-timeout", Self.seconds(connect)] }
         if let total = prepared.totalTimeoutMilliseconds { words += ["--max-time", Self.seconds(total)] }

@@ -17,6 +17,8 @@ final class CurlEasyHandle {
     private let errorBuffer: UnsafeMutablePointer<CChar>
     /// The multipart body handed to `CURLOPT_MIMEPOST`, freed after the handle.
     private var mime: OpaquePointer?
+    /// Blobs curl reads without a copy of its own (TLS certificates and keys), released after the handle.
+    private var retainedBlobs: [CurlBlob] = []
 
     /// Creates an easy handle with its error buffer installed.
     ///
@@ -63,14 +65,11 @@ final class CurlEasyHandle {
         try check(ccurl_easy_setopt_pointer(raw, option, value), option)
     }
 
-    /// Sets a blob option; curl copies the bytes.
-    func set(_ option: CURLoption, blob bytes: [UInt8]) throws(RequestError) {
-        var bytes = bytes
-        let result = bytes.withUnsafeMutableBytes { buffer in
-            var blob = curl_blob(data: buffer.baseAddress, len: buffer.count, flags: UInt32(CURL_BLOB_COPY))
-            return ccurl_easy_setopt_blob(raw, option, &blob)
-        }
-        try check(result, option)
+    /// Sets a blob option without copying: the handle keeps `blob` alive as long as itself.
+    func set(_ option: CURLoption, retaining blob: CurlBlob) throws(RequestError) {
+        var value = curl_blob(data: blob.bytes.baseAddress, len: blob.count, flags: UInt32(CURL_BLOB_NOCOPY))
+        try check(ccurl_easy_setopt_blob(raw, option, &value), option)
+        retainedBlobs.append(blob)
     }
 
     /// Installs `lines` as the request's headers: `Proxy-Authorization` goes to the proxy only

@@ -1,3 +1,4 @@
+import Foundation
 internal import CCurl
 
 extension CurlEasyOptions {
@@ -19,8 +20,11 @@ extension CurlEasyOptions {
             try easy.set(CURLOPT_PROXYUSERNAME, credentials.user)
             try easy.set(CURLOPT_PROXYPASSWORD, credentials.password)
         }
-        if let trusted = server.trustedCertificatesPEM {
-            try easy.set(CURLOPT_PROXY_CAINFO_BLOB, blob: Array(trusted.utf8))
+        if let trusted = server.trustedCertificates {
+            // Replaces the system store: without the CA file and directory curl would also read.
+            try easy.set(CURLOPT_PROXY_CAINFO_BLOB, retaining: CurlBlob(Data(trusted.pem.utf8)))
+            try easy.set(CURLOPT_PROXY_CAINFO, pointer: nil)
+            try easy.set(CURLOPT_PROXY_CAPATH, pointer: nil)
         }
     }
 }

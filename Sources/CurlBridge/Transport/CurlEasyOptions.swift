@@ -2,10 +2,8 @@ internal import CCurl
 
 /// The options a transport applies to every easy handle, computed once from its ``Configuration``.
 struct CurlEasyOptions: Sendable {
-    /// In-memory CA certificates (PEM) that replace the system store, if any.
-    let trustedCertificates: [UInt8]?
-    /// Whether to verify peer certificate and host name.
-    let verifiesPeer: Bool
+    /// Trust, pins, TLS version and client certificate.
+    let tls: CurlTLSOptions
     /// `CURLOPT_HTTP_VERSION`.
     let httpVersion: Int
     /// Whether to ask for every content encoding curl can decode.
@@ -21,8 +19,7 @@ struct CurlEasyOptions: Sendable {
 
     /// The options for `configuration`, with the transport's cookie jar.
     init(_ configuration: Configuration, cookieShare: CurlCookieShare?) {
-        trustedCertificates = configuration.tls.trustedCertificatesPEM.map { Array($0.utf8) }
-        verifiesPeer = configuration.tls.verifiesPeer
+        tls = CurlTLSOptions(configuration.tls)
         httpVersion = configuration.httpVersion.curlValue
         decodesContentEncoding = configuration.decodesContentEncoding
         receiveBufferSize = configuration.receiveBufferSize
@@ -32,7 +29,9 @@ struct CurlEasyOptions: Sendable {
     }
 
     /// Applies these options, and the safe defaults every transfer gets, to `easy`.
-    func apply(to easy: CurlEasyHandle, url: String) throws(RequestError) {
+    ///
+    /// - Returns: The TLS policy in force for the request's host.
+    func apply(to easy: CurlEasyHandle, url: String) throws(RequestError) -> CurlTLSOptions.HostPolicy {
         try easy.set(CURLOPT_NOSIGNAL, 1)
         try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
         try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
@@ -46,13 +45,7 @@ struct CurlEasyOptions: Sendable {
             try easy.set(CURLOPT_ACCEPT_ENCODING, "")
         }
         try easy.set(CURLOPT_BUFFERSIZE, receiveBufferSize)
-        if let trustedCertificates {
-            try easy.set(CURLOPT_CAINFO_BLOB, blob: trustedCertificates)
-        }
-        if !verifiesPeer {
-            try easy.set(CURLOPT_SSL_VERIFYPEER, 0)
-            try easy.set(CURLOPT_SSL_VERIFYHOST, 0)
-        }
         try connection.apply(to: easy)
+        return try tls.apply(to: easy, url: url)
     }
 }

@@ -14,6 +14,9 @@ final class CurlTransfer {
     let events: TransferEvents
     /// The curl handle.
     let easy: CurlEasyHandle
+    /// Whether the request's host is pinned by certificate (telling a pinning mismatch from an
+    /// untrusted certificate when verification fails).
+    private let pinsCertificates: Bool
     /// The body collected so far, when no ``TransferEvents/onBodyChunk`` consumer takes it.
     private var body = Data()
     /// Where curl's read callback takes the request body from, unless curl sends it itself.
@@ -69,7 +72,7 @@ final class CurlTransfer {
         self.lastActivity = MonotonicClock.now
         self.startedAt = lastActivity
         self.bodyReader = try RequestBodyReader(request.body)
-        try options.apply(to: easy, url: request.url)
+        pinsCertificates = try options.apply(to: easy, url: request.url).pinsCertificates
         try options.applyCookiesAndProxy(to: easy, request: request)
         try configureRequest()
         try installCallbacks()
@@ -363,9 +366,10 @@ final class CurlTransfer {
         if result == CURLE_OK { _ = deliverPendingHead() }  // a final 401 without a body
         if let failure { return .failure(failure) }
         guard result == CURLE_OK else {
+            let tls = CurlTLSContext(verifyResult: easy.info(long: CURLINFO_SSL_VERIFYRESULT), pinsCertificates: pinsCertificates)
             return .failure(RequestError(
                 curlResult: result, errorBuffer: easy.errorText, connectLimitApplied: connectLimitApplied,
-                proxyTunnelStatus: easy.info(long: CURLINFO_HTTP_CONNECTCODE))
+                proxyTunnelStatus: easy.info(long: CURLINFO_HTTP_CONNECTCODE), tls: tls)
                 .attributed(to: request.method, url: request.url))
         }
         return .success(Response(

@@ -18,13 +18,25 @@ enum Fixture {
         try await otherServerTask.value
     }
 
+    /// The test CA, the only one the fixture's transports trust.
+    static let testCA = certificates(TestServer.certificateAuthorityPEM)
+
+    /// A bundle of PEM text compiled into the test server; a malformed one is a broken build.
+    static func certificates(_ pem: String) -> CertificateBundle {
+        do {
+            return try CertificateBundle(pem: pem)
+        } catch {
+            preconditionFailure("a PEM constant of the test server is malformed: \(error)")
+        }
+    }
+
     /// A transport whose base URL is the server's plaintext (or TLS) port and that trusts the test CA.
     static func transport(
         _ server: TestServer, tls: Bool = false, _ adjust: (inout Configuration) -> Void = { _ in }
     ) -> Transport {
         var configuration = Configuration(
             baseURL: tls ? server.httpsURL : server.httpURL,
-            tls: TLSConfiguration(trustedCertificatesPEM: TestServer.certificateAuthorityPEM))
+            tls: TLSConfiguration(trustRoots: .replacingSystem(with: testCA)))
         adjust(&configuration)
         return Transport(configuration: configuration)
     }
