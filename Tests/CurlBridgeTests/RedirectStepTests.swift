@@ -100,6 +100,10 @@ struct RedirectStepTests {
         let moved = try next(decide(secrets, status: 307, location: location, policy: policy, defaults: defaults))
         #expect(names(moved) == ["x-forward-me", "accept", "user-agent"])
         #expect(moved.omitsDefaultHeaders)
+        let withCredential = try next(decide(secrets.basicAuth(username: "u", password: "p"), status: 307, location: location, policy: policy))
+        #expect(withCredential.credential == nil)
+        let sameOrigin = try next(decide(secrets.basicAuth(username: "u", password: "p"), status: 307, location: "/v1/x"))
+        #expect(sameOrigin.credential != nil)
     }
 
     @Test("Content-Type crosses origins only with the body")
