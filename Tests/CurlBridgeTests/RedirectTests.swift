@@ -319,4 +319,21 @@ struct RedirectTests {
         task.cancel()
         #expect((await task.result.failure as? RequestError)?.code == .cancelled)
     }
+
+    @Test("A request's own credential stays on its origin; per-origin credentials go to their origin only, hop by hop",
+          arguments: ClientStyle.allCases)
+    func credentialsAcrossHops(style: ClientStyle) async throws {
+        let origins = try await origins()
+        let otherHost = try #require(Credential.Origin(origins.otherHost))
+        let transport = try await transport { $0.credentials = [otherHost: .bearer("other-host-token")] }
+        // A → other host: the request's bearer token stays behind; the other host's own credential is used.
+        let toOther = Request.get(origins.a + "/redirect-to").query("url", origins.otherHost + "/echo").bearerToken("request-token")
+        #expect(try await style.send(toOther, through: transport).get().echo().header("Authorization") == ["Bearer other-host-token"])
+        // A → other port (no credential configured): nothing.
+        let toPort = Request.get(origins.a + "/redirect-to").query("url", origins.otherPort + "/echo").bearerToken("request-token")
+        #expect(try await style.send(toPort, through: transport).get().echo().header("Authorization").isEmpty)
+        // Same origin: the request's own credential is kept.
+        let same = Request.get(origins.a + "/redirect/1").bearerToken("request-token")
+        #expect(try await style.send(same, through: transport).get().echo().header("Authorization") == ["Bearer request-token"])
+    }
 }
