@@ -1,5 +1,6 @@
 // Async/await requests in a task group, multiplexed over one HTTP/2 connection; then, against
-// the embedded server, a download that is cut, resumed, streamed and uploaded again.
+// the embedded server, a download that is cut, resumed, streamed and uploaded again, and
+// redirects, cookies and pinning.
 //
 //   swift run AsyncTasks            against the embedded loopback server over TLS (no network)
 //   swift run AsyncTasks <baseURL>  against your own server (its /delay/<ms> path)
@@ -7,7 +8,7 @@ import CurlBridge
 import CurlBridgeTestServer
 import Foundation
 
-func run(configuration: Configuration, transfers: Bool) async {
+func run(configuration: Configuration, embeddedHTTPSPort: Int? = nil) async {
     let transport = Transport(configuration: configuration)
     let client = AsyncClient(transport: transport)
     let clock = ContinuousClock()
@@ -40,12 +41,15 @@ func run(configuration: Configuration, transfers: Bool) async {
     try? await Task.sleep(for: .milliseconds(100))
     slow.cancel()
     if case .failure(let error as RequestError) = await slow.result { print("cancelled task: \(error.code)") }
-    if transfers { await demonstrateTransfers(client) }
+    if let embeddedHTTPSPort {
+        await demonstrateTransfers(client)
+        await demonstrateSecurity(client, httpsPort: embeddedHTTPSPort)
+    }
     await transport.shutdown()
 }
 
 if let argument = CommandLine.arguments.dropFirst().first, let url = URL(string: argument) {
-    await run(configuration: Configuration(baseURL: url), transfers: false)
+    await run(configuration: Configuration(baseURL: url))
 } else {
     do {
         let server = try await TestServer.start()
@@ -53,7 +57,7 @@ if let argument = CommandLine.arguments.dropFirst().first, let url = URL(string:
         // Trust the test CA alone, and pin the server's key (AFSecurityPolicy's public-key mode).
         var tls = TLSConfiguration(trustRoots: .replacingSystem(with: try CertificateBundle(pem: TestServer.certificateAuthorityPEM)))
         tls.pins["127.0.0.1"] = try .publicKeys([TestServer.serverPublicKeyPin])
-        await run(configuration: Configuration(baseURL: server.httpsURL, tls: tls), transfers: true)
+        await run(configuration: Configuration(baseURL: server.httpsURL, tls: tls), embeddedHTTPSPort: server.httpsPort)
         try await server.shutdown()
     } catch {
         print("the embedded server did not start: \(error)")

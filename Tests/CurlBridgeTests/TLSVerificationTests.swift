@@ -34,46 +34,31 @@ import Testing
         }
     }
 
-    @Test(arguments: ClientStyle.allCases)
-    func anExpiredCertificateIsRefused(style: ClientStyle) async throws {
-        try await TLSFixture.withListener(.expired) { listener in
-            let transport = try TLSFixture.transport(listener, tls: TLSFixture.trustingTestCA)
-            let error = try #require(await style.send(.get("echo"), through: transport).failure)
-            #expect(error.code == .certificateExpired)
-            #expect(error.curlMessage == "SSL certificate problem: certificate has expired")
-            #expect(listener.applicationBytesReceived == 0)
-        }
+    /// A certificate the test CA cannot vouch for, the code it must produce, and curl's text.
+    struct Refusal: Sendable, CustomStringConvertible {
+        let scenario: TLSScenario
+        let code: RequestError.Code
+        let curlText: String
+        var description: String { "\(scenario)" }
     }
 
-    @Test(arguments: ClientStyle.allCases)
-    func aCertificateForAnotherHostIsRefused(style: ClientStyle) async throws {
-        try await TLSFixture.withListener(.wrongHost) { listener in
-            let transport = try TLSFixture.transport(listener, tls: TLSFixture.trustingTestCA)
-            let error = try #require(await style.send(.get("echo"), through: transport).failure)
-            #expect(error.code == .hostnameMismatch)
-            #expect(error.curlMessage?.contains("target host name '127.0.0.1'") == true)
-            #expect(listener.applicationBytesReceived == 0)
-        }
-    }
+    static let refusals = [
+        Refusal(scenario: .expired, code: .certificateExpired, curlText: "SSL certificate problem: certificate has expired"),
+        Refusal(scenario: .wrongHost, code: .hostnameMismatch, curlText: "target host name '127.0.0.1'"),
+        Refusal(scenario: .selfSigned, code: .certificateSelfSigned, curlText: "SSL certificate problem: self-signed certificate"),
+        Refusal(
+            scenario: .unknownAuthority, code: .certificateUntrusted,
+            curlText: "SSL certificate problem: unable to get local issuer certificate"),
+    ]
 
-    @Test(arguments: ClientStyle.allCases)
-    func aSelfSignedCertificateIsRefused(style: ClientStyle) async throws {
-        try await TLSFixture.withListener(.selfSigned) { listener in
+    @Test("Expired, wrong-host, self-signed and unknown-CA certificates are refused, each with its code and curl's text",
+          arguments: ClientStyle.allCases, refusals)
+    func aBadCertificateIsRefused(style: ClientStyle, refusal: Refusal) async throws {
+        try await TLSFixture.withListener(refusal.scenario) { listener in
             let transport = try TLSFixture.transport(listener, tls: TLSFixture.trustingTestCA)
             let error = try #require(await style.send(.get("echo"), through: transport).failure)
-            #expect(error.code == .certificateSelfSigned)
-            #expect(error.curlMessage == "SSL certificate problem: self-signed certificate")
-            #expect(listener.applicationBytesReceived == 0)
-        }
-    }
-
-    @Test(arguments: ClientStyle.allCases)
-    func aCertificateFromAnUnknownCAIsRefused(style: ClientStyle) async throws {
-        try await TLSFixture.withListener(.unknownAuthority) { listener in
-            let transport = try TLSFixture.transport(listener, tls: TLSFixture.trustingTestCA)
-            let error = try #require(await style.send(.get("echo"), through: transport).failure)
-            #expect(error.code == .certificateUntrusted)
-            #expect(error.curlMessage == "SSL certificate problem: unable to get local issuer certificate")
+            #expect(error.code == refusal.code)
+            #expect(error.curlMessage?.contains(refusal.curlText) == true, "\(error.curlMessage ?? "")")
             #expect(listener.applicationBytesReceived == 0)
         }
     }
