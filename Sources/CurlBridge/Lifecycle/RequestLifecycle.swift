@@ -15,8 +15,11 @@ final class RequestLifecycle: Sendable {
         var request: Request
         /// Redirects followed so far.
         var hops: [RedirectHop] = []
-        /// `"METHOD URL"` of every request sent, for loop detection.
-        var visited: Set<String>
+        /// The first request's method and absolute URL.
+        let first: (method: HTTPRequest.Method, url: String)
+        /// `"METHOD URL"` of every request sent, for loop detection; filled at the first redirect,
+        /// so that a response that is not one costs nothing here.
+        var visited: Set<String> = []
         /// The next request, once the running hop's head decided to follow it.
         var pendingFollow: Request?
         /// Body bytes of the running hop's redirect response thrown away so far.
@@ -46,7 +49,7 @@ final class RequestLifecycle: Sendable {
         request: Request, prepared: PreparedRequest, policy: RedirectPolicy, defaultHeaders: HTTPFields,
         events: TransferEvents, startNext: @escaping @Sendable (Request, TransferEvents) -> Void
     ) {
-        state = Mutex(State(request: request, visited: [RedirectStep.visitKey(prepared.method, prepared.url)]))
+        state = Mutex(State(request: request, first: (prepared.method, prepared.url)))
         self.policy = policy
         deadline = prepared.totalTimeoutMilliseconds.map { MonotonicClock.now &+ UInt64($0) * 1_000_000 }
         self.defaultHeaders = defaultHeaders
@@ -75,8 +78,10 @@ final class RequestLifecycle: Sendable {
     }
 
     private func decide(_ head: ResponseHead) -> RedirectStep {
-        state.withLock { state in
-            RedirectStep.decide(
+        guard RedirectStep.isRedirect(head.status.code) else { return .deliver }
+        return state.withLock { state in
+            if state.visited.isEmpty { state.visited.insert(RedirectStep.visitKey(state.first.method, state.first.url)) }
+            return RedirectStep.decide(
                 head, request: state.request, url: head.url, hopsSoFar: state.hops.count, visited: state.visited,
                 policy: policy, defaultHeaders: defaultHeaders)
         }
@@ -124,7 +129,9 @@ final class RequestLifecycle: Sendable {
             }
             return
         }
-        guard case .success(let response) = result, downstream.onResponseHead == nil, downstream.onBodyChunk == nil else {
+        guard case .success(let response) = result, downstream.onResponseHead == nil, downstream.onBodyChunk == nil,
+            RedirectStep.isRedirect(response.status.code)
+        else {
             deliver(result)
             return
         }
@@ -142,6 +149,7 @@ final class RequestLifecycle: Sendable {
     /// Reports the final outcome, with the hops that led to it.
     private func deliver(_ result: Result<Response, RequestError>) {
         let hops = state.withLock { $0.hops }
+        guard !hops.isEmpty else { return downstream.onComplete(result) }
         downstream.onComplete(result.map { response in
             var response = response
             response.redirects = hops

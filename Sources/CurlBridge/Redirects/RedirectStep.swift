@@ -11,8 +11,13 @@ enum RedirectStep {
     /// Stop with this error.
     case fail(RequestError)
 
-    /// Statuses that redirect with a `Location`.
-    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    /// Whether `status` redirects with a `Location`: 301, 302, 303, 307 or 308.
+    static func isRedirect(_ status: Int) -> Bool {
+        switch status {
+        case 301, 302, 303, 307, 308: true
+        default: false
+        }
+    }
 
     /// Headers that describe a body, dropped when the next request has none (Fetch's
     /// request-body-header names).
@@ -39,7 +44,7 @@ enum RedirectStep {
         _ head: ResponseHead, request: Request, url: String, hopsSoFar: Int, visited: Set<String>,
         policy: RedirectPolicy, defaultHeaders: HTTPFields
     ) -> RedirectStep {
-        guard redirectStatuses.contains(head.status.code), policy.maximumHops > 0,
+        guard isRedirect(head.status.code), policy.maximumHops > 0,
             let location = head.headerFields[.location]
         else { return .deliver }
         let failure = { (code: RequestError.Code, message: String) in
