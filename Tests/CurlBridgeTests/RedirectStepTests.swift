@@ -176,4 +176,29 @@ struct RedirectStepTests {
         let escape = RedirectPolicy(handler: { _ in .followModified(.get("file:///etc/passwd")) })
         #expect(failureCode(decide(.get(Self.origin), policy: escape)) == .insecureRedirect)
     }
+
+    @Test("A handler's own request to another origin loses its credentials, defaults included, but keeps its custom headers")
+    func handlerCannotLeakCredentials() throws {
+        let retargeting = RedirectPolicy(handler: { context in
+            var keepPost = context.request  // the unstripped request, re-aimed
+            keepPost.url = context.next.url
+            return .followModified(keepPost)
+        })
+        let defaults: HTTPFields = [.authorization: "Bearer default", .userAgent: "UA"]
+        let moved = try next(decide(
+            secrets.basicAuth(username: "u", password: "p"), location: "https://other.example.com/", policy: retargeting,
+            defaults: defaults))
+        #expect(moved.method == .post && moved.credential == nil && moved.omitsDefaultHeaders)
+        #expect(names(moved) == ["x-trace", "x-forward-me", "accept", "user-agent"])
+        // Same-origin `next` pointed elsewhere by the handler: stripped too.
+        let fresh = RedirectPolicy(handler: { _ in .followModified(Request.get("https://evil.example/").header("Cookie", "c=1")) })
+        let elsewhere = try next(decide(secrets, location: "/v1/same", policy: fresh, defaults: defaults))
+        #expect(names(elsewhere) == ["user-agent"])
+    }
+
+    @Test("A handler may stop a redirect that would resend a one-shot stream")
+    func handlerSeesStreamRedirects() {
+        let streamed = Request.post(Self.origin).body(streaming: AsyncStream<Data> { $0.finish() }, length: nil)
+        #expect(isDelivered(decide(streamed, status: 307, policy: RedirectPolicy(handler: { _ in .stop }))))
+    }
 }

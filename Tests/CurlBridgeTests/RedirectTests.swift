@@ -273,27 +273,30 @@ struct RedirectTests {
     @Test("A cancel before, between or during hops ends the chain with exactly one cancelled completion")
     func cancelAcrossHops() async throws {
         let rounds = 60
-        let hopsFollowed = Mutex(0)
+        let roundHeader = HTTPField.Name("X-Round")!
+        // Hops followed, per round (rounds overlap: a round's cancel waits for its own hops).
+        let hopsFollowed = Mutex([Int](repeating: 0, count: rounds))
         let transport = try await transport {
-            $0.redirects = RedirectPolicy(handler: { _ in
-                hopsFollowed.withLock { $0 += 1 }
+            $0.redirects = RedirectPolicy(handler: { context in
+                if let round = context.request.headerFields[roundHeader].flatMap(Int.init) {
+                    hopsFollowed.withLock { $0[round] += 1 }
+                }
                 return .follow
             })
         }
         let completions = Mutex([[RequestError.Code?]](repeating: [], count: rounds))
         // The chain ends at a route that never answers: only the cancel can end it (a lost cancel
         // would end at the 10 s idle timeout instead, failing the code check).
-        let request = Request.get("redirect-to").query("url", "/redirect-to?url=/never-respond").timeout(idle: .seconds(10))
+        let chain = Request.get("redirect-to").query("url", "/redirect-to?url=/never-respond").timeout(idle: .seconds(10))
         for round in 0..<rounds {
-            // Read before starting: on a busy machine both hops may be followed before `start` returns.
-            let before = hopsFollowed.withLock { $0 }
-            let handle = try #require(transport.start(request, events: TransferEvents { outcome in
+            let handle = try #require(transport.start(chain.header("X-Round", "\(round)"), events: TransferEvents { outcome in
                 completions.withLock { $0[round].append(outcome.failure?.code) }
             }))
-            switch round % 3 {
-            case 0: handle.cancel()  // at once, usually before the first hop's answer
-            case 1: _ = await poll(within: .seconds(60), until: { hopsFollowed.withLock { $0 } > before }, then: handle.cancel)
-            default: _ = await poll(within: .seconds(60), until: { hopsFollowed.withLock { $0 } > before + 1 }, then: handle.cancel)
+            let hops = round % 3  // cancel after 0 (at once), 1 or 2 followed hops
+            if hops == 0 {
+                handle.cancel()
+            } else {
+                #expect(await poll(within: .seconds(60), until: { hopsFollowed.withLock { $0[round] } >= hops }, then: handle.cancel))
             }
         }
         #expect(await poll(within: .seconds(60), until: { completions.withLock { $0.allSatisfy { !$0.isEmpty } } }))
@@ -335,5 +338,16 @@ struct RedirectTests {
         // Same origin: the request's own credential is kept.
         let same = Request.get(origins.a + "/redirect/1").bearerToken("request-token")
         #expect(try await style.send(same, through: transport).get().echo().header("Authorization") == ["Bearer request-token"])
+    }
+
+    @Test("Progress reports the final transfer only: nothing of a redirect's body, never going backwards", arguments: ClientStyle.allCases)
+    func progressAcrossHops(style: ClientStyle) async throws {
+        let log = ProgressLog()
+        let request = Request.get("redirect-to").query("url", "/bytes/100000").query("body-bytes", "50000")
+        let response = try await style.send(request, progress: log.record, through: transport()).get()
+        #expect(response.body.count == 100_000 && response.redirects.count == 1)
+        let received = log.all.map(\.bytesReceived)
+        #expect(received == received.sorted(), "\(received)")
+        #expect(received.last == 100_000)
     }
 }

@@ -63,6 +63,23 @@ import Testing
         #expect(try CurlTLSOptions.host(of: "https://2130706433/") == "127.0.0.1")
     }
 
+    @Test("International and non-canonical pin keys match the host curl connects to; an unconvertible name is refused, never unpinned")
+    func pinKeysAreCanonicalLikeHosts() throws {
+        var tls = TLSConfiguration()
+        tls.pins = ["bücher.example": try .publicKeys([Self.key]), "0:0::1": try .publicKeys([Self.key])]
+        let options = CurlTLSOptions(tls)
+        #expect(options.policy(forHost: "xn--bcher-kva.example").pinnedPublicKeys != nil)
+        #expect(options.policy(forHost: try CurlTLSOptions.host(of: "https://xn--bcher-kva.example/")).pinnedPublicKeys != nil)
+        #expect(options.policy(forHost: try CurlTLSOptions.host(of: "https://[::1]/")).pinnedPublicKeys != nil)
+        // The Unicode and percent-encoded spellings: curl connects to the xn-- name, or (in a
+        // locale where it cannot convert) refuses; either way no unpinned lookup.
+        for url in ["https://bücher.example/", "https://b%C3%BCcher.example/"] {
+            if let host = try? CurlTLSOptions.host(of: url) {
+                #expect(options.policy(forHost: host).pinnedPublicKeys != nil, "\(url) → \(host)")
+            }
+        }
+    }
+
     @Test func trustRootsBecomeCurlsCAOptions() throws {
         let system = CurlTLSOptions(TLSConfiguration()).policy(forHost: "a")
         #expect(system.trustedCertificates == nil && !system.excludesSystemStore && system.verifiesPeer)

@@ -57,12 +57,17 @@ final class RequestLifecycle: Sendable {
         self.startNext = startNext
     }
 
+    /// Whether redirects are decided when a head arrives rather than when a transfer completes.
+    private var decidesAtHead: Bool {
+        downstream.onResponseHead != nil || downstream.onBodyChunk != nil || downstream.onProgress != nil
+    }
+
     /// The events each hop's transfer reports to.
     var events: TransferEvents {
         var events = TransferEvents { self.complete($0) }
-        // A plain send decides from the complete response; a head or body consumer needs the
-        // decision before the body, so that a redirect's body never reaches it.
-        let decidesAtHead = downstream.onResponseHead != nil || downstream.onBodyChunk != nil
+        // A plain send decides from the complete response; a head, body or progress consumer
+        // needs the decision before the body, so that a redirect's body or progress never
+        // reaches it.
         if decidesAtHead {
             events.onResponseHead = { self.receiveHead($0) }
         }
@@ -77,14 +82,16 @@ final class RequestLifecycle: Sendable {
         return events
     }
 
+    /// The step for `head`; the policy's handler runs outside the lock.
     private func decide(_ head: ResponseHead) -> RedirectStep {
         guard RedirectStep.isRedirect(head.status.code) else { return .deliver }
-        return state.withLock { state in
+        let (request, hops, visited) = state.withLock { state in
             if state.visited.isEmpty { state.visited.insert(RedirectStep.visitKey(state.first.method, state.first.url)) }
-            return RedirectStep.decide(
-                head, request: state.request, url: head.url, hopsSoFar: state.hops.count, visited: state.visited,
-                policy: policy, defaultHeaders: defaultHeaders)
+            return (state.request, state.hops.count, state.visited)
         }
+        return RedirectStep.decide(
+            head, request: request, url: head.url, hopsSoFar: hops, visited: visited, policy: policy,
+            defaultHeaders: defaultHeaders)
     }
 
     private func receiveHead(_ head: ResponseHead) -> RequestError? {
@@ -122,14 +129,16 @@ final class RequestLifecycle: Sendable {
     private func complete(_ result: Result<Response, RequestError>) {
         let (pending, drainAborted) = state.withLock { ($0.pendingFollow, $0.drainAborted) }
         if let pending {
-            if case .failure(let error) = result, !drainAborted {
+            // Its head decided to follow: whatever happened to the redirect's body, follow —
+            // unless the caller cancelled or the transport shut down.
+            if case .failure(let error) = result, !drainAborted, error.code == .cancelled || error.code == .transportShutDown {
                 downstream.onComplete(.failure(error))
             } else {
                 follow(pending)
             }
             return
         }
-        guard case .success(let response) = result, downstream.onResponseHead == nil, downstream.onBodyChunk == nil,
+        guard case .success(let response) = result, !decidesAtHead,
             RedirectStep.isRedirect(response.status.code)
         else {
             deliver(result)

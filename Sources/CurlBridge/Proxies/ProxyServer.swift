@@ -43,7 +43,7 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
 
     /// A user name and password for the proxy, sent to the proxy only (HTTP `Basic`
     /// `Proxy-Authorization`, or SOCKS5 username/password authentication), never to a server.
-    public struct Credentials: Sendable, Hashable, CustomStringConvertible {
+    public struct Credentials: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
         /// The user name.
         public var user: String
         /// The password.
@@ -57,6 +57,9 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
 
         /// The user name, with the password hidden.
         public var description: String { "\(user):<hidden>" }
+
+        /// Shows only ``description``, so `dump` prints no password either.
+        public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
     }
 
     /// The protocol spoken to the proxy.

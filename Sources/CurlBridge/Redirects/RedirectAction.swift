@@ -13,6 +13,15 @@ public struct RedirectContext: Sendable {
     public var hop: Int
     /// Whether the next request goes to another origin (scheme, host or port).
     public var isCrossOrigin: Bool
+
+    /// Creates a context, e.g. to unit-test a ``RedirectHandler``.
+    public init(response: ResponseHead, request: Request, next: Request, hop: Int, isCrossOrigin: Bool) {
+        self.response = response
+        self.request = request
+        self.next = next
+        self.hop = hop
+        self.isCrossOrigin = isCrossOrigin
+    }
 }
 
 /// A ``RedirectHandler``'s decision.
@@ -20,8 +29,10 @@ public enum RedirectAction: Sendable {
     /// Follow with ``RedirectContext/next`` as it is.
     case follow
     /// Follow with this request instead (e.g. ``RedirectContext/next`` with a header added). It
-    /// is sent as given: the policy's header stripping is not applied again, but the scheme
-    /// rules (http and https only, no downgrade unless allowed) are.
+    /// is sent as given, with two exceptions: the scheme rules (http and https only, no downgrade
+    /// unless allowed) apply, and if it goes to another origin than the redirecting URL, its
+    /// credentials (`Authorization`, `Proxy-Authorization`, `Cookie`, ``Request/credential``)
+    /// and sensitive headers are removed.
     case followModified(Request)
     /// Do not follow: the redirect response is the result, body included.
     case stop

@@ -38,7 +38,9 @@ public struct RedirectPolicy: Sendable {
     /// Turn on for servers that redirect to the same URL after setting a cookie.
     public var allowsRevisiting: Bool
     /// Decides each hop before it is followed: follow, stop, or follow a modified request. `nil` by
-    /// default (follow). Called on the transport's queue: return quickly and never block.
+    /// default (follow). Called on whichever thread drives the transport (its queue, or a blocking
+    /// caller's own thread): return quickly, never block, never wait for a request of the same
+    /// transport.
     public var handler: RedirectHandler?
 
     /// Creates a policy; every parameter has the default documented on its property.

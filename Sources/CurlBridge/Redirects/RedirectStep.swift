@@ -57,15 +57,11 @@ enum RedirectStep {
             return failure(.protocolError, "the \(head.status.code) redirect's Location \(location.debugDescription) is not a URL")
         }
         let hop = RedirectHop(status: head.status, url: url, location: target.absoluteString)
+        let origin = Credential.Origin(current.absoluteString)
         var next = nextRequest(after: request, status: head.status.code, to: target)
-        if case .stream? = next.body?.content {
-            return failure(
-                .bodyNotRewindable,
-                "the server redirected with \(head.status.code), which resends the body, and a body stream can be sent once only")
-        }
-        let crossOrigin = Origin(current) != Origin(target)
+        let crossOrigin = origin != Credential.Origin(target.absoluteString)
         if crossOrigin {
-            next = stripped(next, policy: policy.crossOriginHeaders, defaultHeaders: defaultHeaders)
+            next = stripped(next, keeping: policy.crossOriginHeaders, defaultHeaders: defaultHeaders)
         }
         if let handler = policy.handler {
             let context = RedirectContext(
@@ -84,6 +80,16 @@ enum RedirectStep {
             return failure(.insecureRedirect, "refused a redirect from https to plain http (\(nextURL.absoluteString))")
         }
         next.url = nextURL.absoluteString
+        // Whatever a handler returned: credentials never reach another origin.
+        if origin != Credential.Origin(next.url) {
+            next.sensitiveHeaderNames.formUnion(request.sensitiveHeaderNames)
+            next = stripped(next, keeping: .allExceptSensitive, defaultHeaders: defaultHeaders)
+        }
+        if case .stream? = next.body?.content {
+            return failure(
+                .bodyNotRewindable,
+                "the server redirected with \(head.status.code), which resends the body, and a body stream can be sent once only")
+        }
         if !policy.allowsRevisiting, visited.contains(visitKey(next.method, next.url)) {
             return failure(.tooManyRedirects, "redirect loop: \(next.method) \(next.url) was already requested in this chain")
         }
@@ -111,13 +117,15 @@ enum RedirectStep {
         return next
     }
 
-    /// `request` with only the headers a hop to another origin may carry, the defaults merged in
-    /// first so that they are filtered too.
+    /// `request` with only the headers a hop to another origin may carry and no credential, the
+    /// defaults merged in first (unless they already were) so that they are filtered too.
     private static func stripped(
-        _ request: Request, policy: RedirectPolicy.CrossOriginHeaders, defaultHeaders: HTTPFields
+        _ request: Request, keeping policy: RedirectPolicy.CrossOriginHeaders, defaultHeaders: HTTPFields
     ) -> Request {
         var next = request
-        var merged = HTTPFields(defaultHeaders.filter { field in !request.headerFields.contains { $0.name == field.name } })
+        var merged = request.omitsDefaultHeaders
+            ? HTTPFields()
+            : HTTPFields(defaultHeaders.filter { field in !request.headerFields.contains { $0.name == field.name } })
         merged.append(contentsOf: request.headerFields)
         let sensitive = Set(request.sensitiveHeaderNames.map(\.canonicalName)).union(credentialHeaderNames)
         let forwardable = Set(request.forwardableHeaderNames.map(\.canonicalName))

@@ -31,7 +31,7 @@ public struct Request: Sendable {
     /// Per-request timeouts; each non-`nil` field overrides the configuration's.
     public var timeouts: Timeouts
     /// Names of headers redacted from ``curlDescription(for:revealingSecrets:)`` besides
-    /// `Authorization`, `Proxy-Authorization` and `Cookie`; see ``header(_:_:sensitive:)``.
+    /// `Authorization`, `Proxy-Authorization` and `Cookie`; see ``header(_:_:sensitive:forwardable:)``.
     public var sensitiveHeaderNames: Set<HTTPField.Name>
     /// Names of headers that a redirect to another origin carries even under
     /// ``RedirectPolicy/CrossOriginHeaders/safeListOnly``; see ``header(_:_:sensitive:forwardable:)``.

@@ -5,7 +5,7 @@ import Foundation
 /// challenge. Given to curl in memory (`CURLOPT_SSLCERT_BLOB`, `CURLOPT_SSLKEY_BLOB`).
 ///
 /// Its description never shows the key or the passphrase.
-public struct ClientIdentity: Sendable, Hashable, CustomStringConvertible {
+public struct ClientIdentity: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     /// How the certificate is encoded.
     enum Format: String, Sendable, Hashable {
         case pem = "PEM"
@@ -53,4 +53,7 @@ public struct ClientIdentity: Sendable, Hashable, CustomStringConvertible {
 
     /// `ClientIdentity(PEM, <n> bytes)` or `ClientIdentity(P12, <n> bytes)`.
     public var description: String { "ClientIdentity(\(format.rawValue), \(certificate.count) bytes)" }
+
+    /// Shows only ``description``, so `dump` prints neither key nor passphrase.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 }

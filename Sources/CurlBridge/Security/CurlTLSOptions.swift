@@ -61,9 +61,9 @@ struct CurlTLSOptions: Sendable {
             let policy = Self.policy(pinning, unpinned: unpinned)
             let name = Self.normalized(pattern)
             if name.hasPrefix("*.") {
-                domains[String(name.dropFirst(2))] = policy
+                domains[Self.canonical(String(name.dropFirst(2)))] = policy
             } else {
-                exactHosts[name] = policy
+                exactHosts[Self.canonical(name)] = policy
             }
         }
         self.exactHosts = exactHosts
@@ -93,6 +93,16 @@ struct CurlTLSOptions: Sendable {
         return HostPolicy(
             trustedCertificates: CurlBlob(Data(certificates.pem.utf8)), excludesSystemStore: true,
             verifiesPeer: true, pinnedPublicKeys: keys, pinsCertificates: true)
+    }
+
+    /// A pinned host name as curl will name it when connecting (``host(of:)``): `bücher.example`
+    /// becomes `xn--bcher-kva.example`, `0:0::1` becomes `::1`; unchanged if curl cannot parse it.
+    private static func canonical(_ name: String) -> String {
+        let literal = "https://" + (name.contains(":") ? "[\(name)]" : name) + "/"
+        // Foundation converts an international name to ASCII whatever the locale; curl would
+        // only in a UTF-8 one.
+        let ascii = URL(string: literal)?.absoluteString ?? literal
+        return (try? host(of: ascii)).map(normalized) ?? name
     }
 
     /// A host name as the pin tables hold it: lowercased, without brackets or a trailing dot.
@@ -156,13 +166,15 @@ struct CurlTLSOptions: Sendable {
     /// The host curl will connect to for `url`, parsed by curl's own URL parser with the flags
     /// curl uses for `CURLOPT_URL`, so that no difference between two parsers can let a request
     /// slip past its host's pins (curl decodes the host and normalizes IPv4 forms such as
-    /// `0x7f.1` to `127.0.0.1`).
+    /// `0x7f.1` to `127.0.0.1`). An international name comes back in its ASCII (`xn--`) form,
+    /// the one curl resolves and verifies; a name it cannot convert is refused rather than
+    /// looked up unpinned.
     static func host(of url: String) throws(RequestError) -> String {
         guard let handle = curl_url() else { throw RequestError(.transportFailure, "curl_url returned no handle") }
         defer { curl_url_cleanup(handle) }
         var host: UnsafeMutablePointer<CChar>?
         guard curl_url_set(handle, CURLUPART_URL, url, UInt32(CURLU_GUESS_SCHEME | CURLU_NON_SUPPORT_SCHEME)) == CURLUE_OK,
-              curl_url_get(handle, CURLUPART_HOST, &host, 0) == CURLUE_OK, let host
+              curl_url_get(handle, CURLUPART_HOST, &host, UInt32(CURLU_PUNYCODE)) == CURLUE_OK, let host
         else {
             throw RequestError(.invalidURL, "curl finds no host in \(url.debugDescription) to look its pins up by", url: url)
         }

@@ -1,0 +1,15 @@
+import Foundation
+
+extension URL {
+    /// The absolute URL a `Location` value names, resolved against `self` (RFC 9110 §10.2.2), or
+    /// `nil` when it is not a URL. Servers send raw spaces and UTF-8 in `Location`; those bytes
+    /// are percent-encoded first, as browsers do.
+    func resolvingLocation(_ location: String) -> URL? {
+        let escaped = location.unicodeScalars.contains { $0.value <= 0x20 || $0.value >= 0x7F }
+            ? location.utf8.map { byte in
+                byte <= 0x20 || byte >= 0x7F ? String(format: "%%%02X", byte) : String(UnicodeScalar(byte))
+            }.joined()
+            : location
+        return URL(string: escaped, relativeTo: self)?.absoluteURL
+    }
+}
