@@ -115,7 +115,7 @@ import Testing
     @Test func droppingTheBodyCancelsTheTransfer() async throws {
         let transport = Fixture.transport(try await Fixture.server())
         do {
-            let streamed = try await AsyncClient(transport: transport).stream(.get("drip?bytes=100&interval=100"))
+            let streamed = try await AsyncClient(transport: transport).stream(.get("drip?bytes=1000000&interval=100"))
             #expect(streamed.status == .ok)
             #expect(transport.inFlightCount == 1)
         }
@@ -127,7 +127,9 @@ import Testing
         let client = AsyncClient(transport: transport)
         let (firstChunk, signal) = AsyncStream<Void>.makeStream()
         let task = Task { () async throws(RequestError) -> Int in
-            let streamed = try await client.stream(.get("drip?bytes=100&interval=100"))
+            // A body that would take a day: only the cancel can end it, however late the test
+            // task gets to run on a busy machine (100 bytes in 10 s once lost that race).
+            let streamed = try await client.stream(.get("drip?bytes=1000000&interval=100"))
             var count = 0
             for try await chunk in streamed.body {
                 count += chunk.count
@@ -146,7 +148,7 @@ import Testing
         let client = BlockingClient(transport: transport)
         let error = await onWorkerThread { () -> RequestError? in
             do throws(RequestError) {
-                let reader = try client.stream(.get("drip?bytes=100&interval=100"))
+                let reader = try client.stream(.get("drip?bytes=1000000&interval=100"))
                 _ = try reader.read()
                 reader.close()
                 while try reader.read() != nil {}
