@@ -99,23 +99,22 @@ extension Request {
 
     /// Whether a curl header line sets `Authorization` (`"Authorization: …"` or `"Authorization;"`).
     static func isAuthorizationLine(_ line: String) -> Bool {
-        let name = "authorization".utf8
-        let utf8 = line.utf8
-        guard utf8.count > name.count else { return false }
-        let separator = utf8[utf8.index(utf8.startIndex, offsetBy: name.count)]
-        return (separator == UInt8(ascii: ":") || separator == UInt8(ascii: ";"))
-            && zip(utf8, name).allSatisfy { $0 | 0x20 == $1 }
+        line.isCurlHeaderLine(named: "authorization")
     }
 
     /// Whether `url` (absolute, resolved) is `http://`.
     private static func isPlainHTTP(_ url: String) -> Bool {
-        url.utf8.count > 5 && zip(url.utf8, "http:".utf8).allSatisfy { $0 | 0x20 == $1 }
+        url.hasASCIIPrefixIgnoringCase("http:")
     }
 
     /// Whether the authority of `url` (absolute, resolved) carries user info (`user:password@`).
     private static func hasUserInfo(_ url: String) -> Bool {
-        guard let start = url.range(of: "://")?.upperBound else { return false }
-        for character in url.utf8[start...] {
+        // The authority starts after the scheme's "://" (bytes, not Foundation's `range(of:)`,
+        // which cost more than the rest of this check).
+        guard let colon = url.utf8.firstIndex(of: UInt8(ascii: ":")), url.utf8[colon...].starts(with: "://".utf8) else {
+            return false
+        }
+        for character in url.utf8[colon...].dropFirst(3) {
             switch character {
             case UInt8(ascii: "@"): return true
             case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return false

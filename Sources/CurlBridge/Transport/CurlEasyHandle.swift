@@ -76,15 +76,17 @@ final class CurlEasyHandle {
     /// (`CURLOPT_PROXYHEADER`, sent in a tunnel's `CONNECT` or with a request the proxy forwards,
     /// never to an origin), every other line to the server (`CURLOPT_HTTPHEADER`).
     func setHeaderLines(_ lines: [String]) throws(RequestError) {
-        try replace(&headerList, with: lines.filter { !Self.isForProxyOnly($0) }, option: CURLOPT_HTTPHEADER)
-        try replace(&proxyHeaderList, with: lines.filter(Self.isForProxyOnly), option: CURLOPT_PROXYHEADER)
+        let forProxy = lines.filter(Self.isForProxyOnly)
+        try replace(&headerList, with: forProxy.isEmpty ? lines : lines.filter { !Self.isForProxyOnly($0) }, option: CURLOPT_HTTPHEADER)
+        if !forProxy.isEmpty || proxyHeaderList != nil {
+            try replace(&proxyHeaderList, with: forProxy, option: CURLOPT_PROXYHEADER)
+        }
         try set(CURLOPT_HEADEROPT, ccurl_headeropt_separate)
     }
 
     /// Whether a header line (`"Name: value"` or `"Name;"`) is for the proxy only: `Proxy-Authorization`.
     static func isForProxyOnly(_ line: String) -> Bool {
-        let name = line.prefix { $0 != ":" && $0 != ";" }
-        return name.count < line.count && name.lowercased() == "proxy-authorization"
+        line.isCurlHeaderLine(named: "proxy-authorization")
     }
 
     /// Builds a curl list of `lines`, hands it to curl as `option` and keeps it in `list`.

@@ -37,7 +37,7 @@ struct CurlEasyOptions: Sendable {
         try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         try easy.set(CURLOPT_FOLLOWLOCATION, 0)
         try easy.set(CURLOPT_HTTP_VERSION, httpVersion)
-        if httpVersion == HTTPVersionPreference.http2OverTLS.curlValue, url.prefix(6).lowercased() == "https:" {
+        if httpVersion == HTTPVersionPreference.http2OverTLS.curlValue, url.hasASCIIPrefixIgnoringCase("https:") {
             // Wait for a connection being set up to say whether it multiplexes, instead of opening another.
             try easy.set(CURLOPT_PIPEWAIT, 1)
         }
