@@ -69,9 +69,4 @@ public struct ProxyConfiguration: Sendable, Hashable {
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         return ProxyConfiguration(httpProxy: http ?? all, httpsProxy: https ?? all, bypassing: bypassed)
     }
-
-    /// The proxy for a request to `url` (by its scheme), before curl applies ``bypassedHosts``.
-    func server(for url: String) -> ProxyServer? {
-        url.prefix(6).lowercased() == "https:" ? httpsProxy : httpProxy
-    }
 }

@@ -13,7 +13,7 @@ struct CurlEasyOptions: Sendable {
     /// The transport's cookie jar, `nil` when cookies are disabled.
     let cookieShare: CurlCookieShare?
     /// The proxies.
-    let proxy: ProxyConfiguration
+    let proxy: CurlProxyOptions
     /// Unix socket, connection ages and local binding.
     let connection: CurlConnectionOptions
 
@@ -24,7 +24,7 @@ struct CurlEasyOptions: Sendable {
         decodesContentEncoding = configuration.decodesContentEncoding
         receiveBufferSize = configuration.receiveBufferSize
         self.cookieShare = cookieShare
-        proxy = configuration.proxy
+        proxy = CurlProxyOptions(configuration.proxy)
         connection = CurlConnectionOptions(configuration)
     }
 
