@@ -13,6 +13,27 @@ protocol URLSessionFetcher: Sendable {
     func fetch(_ request: URLRequest) async
 }
 
+/// A fetcher built on one call that starts a request and reports its end: both styles follow
+/// from it (a semaphore for the blocking one, a continuation for the async one).
+protocol StartedFetcher: URLSessionFetcher {
+    /// Starts `request`; `completion` runs once the whole response is in (or failed).
+    func start(_ request: URLRequest, completion: @escaping @Sendable () -> Void)
+}
+
+extension StartedFetcher {
+    func fetchBlocking(_ request: URLRequest) {
+        let done = DispatchSemaphore(value: 0)
+        start(request) { done.signal() }
+        done.wait()
+    }
+
+    func fetch(_ request: URLRequest) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            start(request) { continuation.resume() }
+        }
+    }
+}
+
 /// Bodies delivered whole: `dataTask(with:completionHandler:)` for the blocking style,
 /// `data(for:)` for the async one.
 struct CompletionFetcher: URLSessionFetcher {

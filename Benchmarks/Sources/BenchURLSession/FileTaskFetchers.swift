@@ -1,5 +1,4 @@
 import BenchSupport
-import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -8,7 +7,7 @@ import FoundationNetworking
 /// Bodies downloaded to a file: `downloadTask(with:completionHandler:)`, whose temporary file is
 /// moved over `--output` (`rename(2)`) inside the completion handler, as an app must before the
 /// handler returns and the file is deleted.
-struct DownloadFetcher: URLSessionFetcher {
+struct DownloadFetcher: StartedFetcher {
     let session: URLSession
     let run: BenchRun
 
@@ -17,19 +16,7 @@ struct DownloadFetcher: URLSessionFetcher {
         self.run = run
     }
 
-    func fetchBlocking(_ request: URLRequest) {
-        let done = DispatchSemaphore(value: 0)
-        start(request) { done.signal() }
-        done.wait()
-    }
-
-    func fetch(_ request: URLRequest) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            start(request) { continuation.resume() }
-        }
-    }
-
-    private func start(_ request: URLRequest, completion: @escaping @Sendable () -> Void) {
+    func start(_ request: URLRequest, completion: @escaping @Sendable () -> Void) {
         let start = monotonicNanoseconds()
         let run = self.run
         session.downloadTask(with: request) { location, response, error in
@@ -51,7 +38,7 @@ struct DownloadFetcher: URLSessionFetcher {
 /// Bodies uploaded from a file: `uploadTask(with:fromFile:completionHandler:)`, a `POST`. A run
 /// counts only when the status is 2xx and the receiver, which answers with the number of body
 /// bytes it read, read the file's size.
-struct UploadFetcher: URLSessionFetcher {
+struct UploadFetcher: StartedFetcher {
     let session: URLSession
     let run: BenchRun
     let file: URL
@@ -62,19 +49,7 @@ struct UploadFetcher: URLSessionFetcher {
         self.file = URL(fileURLWithPath: file)
     }
 
-    func fetchBlocking(_ request: URLRequest) {
-        let done = DispatchSemaphore(value: 0)
-        start(request) { done.signal() }
-        done.wait()
-    }
-
-    func fetch(_ request: URLRequest) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            start(request) { continuation.resume() }
-        }
-    }
-
-    private func start(_ request: URLRequest, completion: @escaping @Sendable () -> Void) {
+    func start(_ request: URLRequest, completion: @escaping @Sendable () -> Void) {
         let start = monotonicNanoseconds()
         let run = self.run
         let size = fileSize(atPath: file.path) ?? -1

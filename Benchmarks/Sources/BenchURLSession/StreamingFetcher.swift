@@ -1,5 +1,4 @@
 import BenchSupport
-import Dispatch
 import Foundation
 import Synchronization
 #if canImport(FoundationNetworking)
@@ -10,7 +9,7 @@ import FoundationNetworking
 /// is never held in memory. With `--consume-rate` the delegate sleeps between pieces, as a slow
 /// consumer on the delegate queue (URLSession has no backpressure: what the delegate has not
 /// taken yet waits in memory).
-final class StreamingFetcher: NSObject, URLSessionFetcher, URLSessionDataDelegate {
+final class StreamingFetcher: NSObject, StartedFetcher, URLSessionDataDelegate {
     private struct Pending {
         var start: UInt64
         var bytes = 0
@@ -32,19 +31,7 @@ final class StreamingFetcher: NSObject, URLSessionFetcher, URLSessionDataDelegat
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
     }
 
-    func fetchBlocking(_ request: URLRequest) {
-        let done = DispatchSemaphore(value: 0)
-        start(request) { done.signal() }
-        done.wait()
-    }
-
-    func fetch(_ request: URLRequest) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            start(request) { continuation.resume() }
-        }
-    }
-
-    private func start(_ request: URLRequest, completion: @escaping @Sendable () -> Void) {
+    func start(_ request: URLRequest, completion: @escaping @Sendable () -> Void) {
         let task = session.dataTask(with: request)
         let entry = Pending(start: monotonicNanoseconds(), completion: completion)
         pending.withLock { $0[task.taskIdentifier] = entry }
