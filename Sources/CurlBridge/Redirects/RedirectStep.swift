@@ -26,9 +26,6 @@ enum RedirectStep {
         "transfer-encoding",
     ]
 
-    /// Credentials a hop to another origin never carries, whatever the policy.
-    static let credentialHeaderNames: Set<String> = ["authorization", "proxy-authorization", "cookie"]
-
     /// The step for `head`, the answer to `request` sent to `url`.
     ///
     /// - Parameters:
@@ -127,7 +124,8 @@ enum RedirectStep {
             ? HTTPFields()
             : HTTPFields(defaultHeaders.filter { field in !request.headerFields.contains { $0.name == field.name } })
         merged.append(contentsOf: request.headerFields)
-        let sensitive = Set(request.sensitiveHeaderNames.map(\.canonicalName)).union(credentialHeaderNames)
+        // Credentials (the headers `curlDescription` always redacts) never cross, whatever the policy.
+        let sensitive = Set(Request.alwaysSensitiveHeaderNames.union(request.sensitiveHeaderNames).map(\.canonicalName))
         let forwardable = Set(request.forwardableHeaderNames.map(\.canonicalName))
         next.headerFields = HTTPFields(merged.filter { field in
             let name = field.name.canonicalName
