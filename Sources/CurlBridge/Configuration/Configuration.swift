@@ -58,6 +58,19 @@ public struct Configuration: Sendable {
     /// The local address or interface (and ports) connections start from; `nil` (the system
     /// chooses) by default.
     public var localBinding: LocalBinding?
+    /// When failed attempts are sent again; ``RetryPolicy/none`` by default. A request may bring
+    /// its own (``Request/retries(_:)``).
+    public var retryPolicy: RetryPolicy
+    /// How many retries the ``retryPolicy`` may add to this transport's traffic;
+    /// ``RetryBudget/standard`` (20% plus 10 per 10 s) by default.
+    public var retryBudget: RetryBudget
+    /// Adapters and retriers every request goes through, in order, before the request's own;
+    /// none by default.
+    public var interceptors: [any RequestInterceptor]
+    /// Monitors told about every request's lifecycle; none by default.
+    public var eventMonitors: [any EventMonitor]
+    /// What ``logger`` may see; secrets redacted by default.
+    public var logging: LoggingOptions
 
     /// Creates a configuration; every parameter has the default documented on its property.
     public init(
@@ -77,8 +90,18 @@ public struct Configuration: Sendable {
         allowsCredentialsOverPlainHTTP: Bool = false,
         credentials: [Credential.Origin: Credential] = [:],
         unixSocketPath: String? = nil,
-        localBinding: LocalBinding? = nil
+        localBinding: LocalBinding? = nil,
+        retryPolicy: RetryPolicy = .none,
+        retryBudget: RetryBudget = .standard,
+        interceptors: [any RequestInterceptor] = [],
+        eventMonitors: [any EventMonitor] = [],
+        logging: LoggingOptions = LoggingOptions()
     ) {
+        self.retryPolicy = retryPolicy
+        self.retryBudget = retryBudget
+        self.interceptors = interceptors
+        self.eventMonitors = eventMonitors
+        self.logging = logging
         self.redirects = redirects
         self.baseURL = baseURL
         self.timeouts = timeouts

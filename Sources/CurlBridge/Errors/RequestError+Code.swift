@@ -19,6 +19,7 @@ extension RequestError {
             case invalidCookie, proxyFailure, credentialsOverPlainHTTP
             case certificateUntrusted, certificateSelfSigned, certificateExpired, hostnameMismatch
             case tlsHandshakeFailed, clientCertificateRejected
+            case adaptationFailed, retrierFailed, authenticationRefreshFailed, tooManyAuthenticationRefreshes
         }
 
         private let kind: Kind
@@ -129,6 +130,19 @@ extension RequestError {
         /// The server asked for a client certificate and refused the one sent, or none was sent
         /// (see ``TLSConfiguration/clientIdentity``). `NSURLErrorClientCertificateRejected`.
         public static let clientCertificateRejected = Code(.clientCertificateRejected)
+
+        /// A ``RequestAdapter`` threw an error other than a ``RequestError`` (see
+        /// ``RequestError/underlying``); nothing was sent for that attempt.
+        public static let adaptationFailed = Code(.adaptationFailed)
+        /// A ``RequestRetrier`` decided ``RetryDecision/fail(_:)`` with an error other than a
+        /// ``RequestError`` (see ``RequestError/underlying``).
+        public static let retrierFailed = Code(.retrierFailed)
+        /// An ``AuthenticationInterceptor`` could not refresh its credential (see
+        /// ``RequestError/underlying``); every request waiting for that refresh fails with it.
+        public static let authenticationRefreshFailed = Code(.authenticationRefreshFailed)
+        /// An ``AuthenticationInterceptor`` refreshed its credential more often than its limit
+        /// allows within its window: the server keeps refusing fresh credentials.
+        public static let tooManyAuthenticationRefreshes = Code(.tooManyAuthenticationRefreshes)
 
         /// Whether this code is one of the three timeouts.
         public var isTimeout: Bool {

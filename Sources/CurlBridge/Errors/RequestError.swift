@@ -30,6 +30,12 @@ public struct RequestError: Error, Sendable, CustomStringConvertible {
     /// How to resume a download that failed or was cancelled after writing some bytes, when the
     /// server named a validator (see ``ResumeData``); `nil` otherwise.
     public let resumeData: ResumeData?
+    /// Every attempt made before the request failed, first to last; empty when it failed before
+    /// any attempt started (a building problem, a refused thread).
+    public internal(set) var attempts: [AttemptRecord] = []
+    /// Whether any byte of a response had arrived when the attempt failed (a retry of a failure
+    /// after that is not safe to assume harmless).
+    var receivedResponseBytes = false
 
     /// Creates an error. Clients create these; callers normally only read them.
     ///
@@ -84,11 +90,9 @@ public struct RequestError: Error, Sendable, CustomStringConvertible {
     /// A copy with the request's method and URL filled in where they were missing.
     func attributed(to method: HTTPRequest.Method?, url: String?) -> RequestError {
         RequestError(
-            code, message,
-            method: self.method ?? method, url: self.url ?? url,
-            curlCode: curlCode, curlMessage: curlMessage,
-            response: response, underlying: underlying, resumeData: resumeData
-        )
+            code, message, method: self.method ?? method, url: self.url ?? url, curlCode: curlCode,
+            curlMessage: curlMessage, response: response, underlying: underlying, resumeData: resumeData
+        ).keepingInternals(of: self)
     }
 
     /// The error of `request`, sent from a task that was already cancelled.
@@ -100,14 +104,24 @@ public struct RequestError: Error, Sendable, CustomStringConvertible {
     func with(response: Response) -> RequestError {
         RequestError(
             code, message, method: method, url: url, curlCode: curlCode, curlMessage: curlMessage,
-            response: response, underlying: underlying, resumeData: resumeData)
+            response: response, underlying: underlying, resumeData: resumeData
+        ).keepingInternals(of: self)
     }
 
     /// A copy carrying `resumeData`.
     func resumable(with resumeData: ResumeData?) -> RequestError {
         RequestError(
             code, message, method: method, url: url, curlCode: curlCode, curlMessage: curlMessage,
-            response: response, underlying: underlying, resumeData: resumeData)
+            response: response, underlying: underlying, resumeData: resumeData
+        ).keepingInternals(of: self)
+    }
+
+    /// This error with the attempts and response-byte flag of `original`.
+    private func keepingInternals(of original: RequestError) -> RequestError {
+        var copy = self
+        copy.attempts = original.attempts
+        copy.receivedResponseBytes = original.receivedResponseBytes
+        return copy
     }
 }
 
@@ -117,6 +131,7 @@ extension RequestError: Equatable {
         lhs.code == rhs.code && lhs.message == rhs.message && lhs.method == rhs.method
             && lhs.url == rhs.url && lhs.curlCode == rhs.curlCode
             && lhs.curlMessage == rhs.curlMessage && lhs.response == rhs.response && lhs.resumeData == rhs.resumeData
+            && lhs.attempts == rhs.attempts
             && lhs.underlying.map { String(describing: $0) } == rhs.underlying.map { String(describing: $0) }
     }
 }

@@ -50,6 +50,15 @@ public struct Request: Sendable {
     /// Whether the transport's cookie jar sends its cookies with this request and stores those
     /// the response sets; `true` by default. See ``cookies(_:)``.
     public var usesCookieJar: Bool
+    /// This request's retry policy, replacing the configuration's; `nil` (the default) uses
+    /// ``Configuration/retryPolicy``.
+    public var retryPolicy: RetryPolicy?
+    /// Whether the request may be retried although its method is not idempotent; see
+    /// ``idempotent(key:)``.
+    public var isMarkedIdempotent: Bool
+    /// Adapters and retriers for this request only, after the configuration's; see
+    /// ``intercepted(by:)``.
+    public var interceptors: [any RequestInterceptor]
 
     /// Creates a request with a standard or custom method.
     ///
@@ -71,6 +80,9 @@ public struct Request: Sendable {
         self.credential = nil
         self.problem = nil
         self.usesCookieJar = true
+        self.retryPolicy = nil
+        self.isMarkedIdempotent = false
+        self.interceptors = []
     }
 
     /// Creates a request with a method given by name, such as `"PROPFIND"`.

@@ -25,6 +25,8 @@ public struct Response: Sendable, Equatable {
     /// The request's `Accept` value, which ``validate(statusCodes:contentTypes:)`` checks against
     /// by default; `nil` when the request sent none of its own (curl then sends `*/*`).
     public var requestAccept: String?
+    /// Every attempt made to get this response, first to last (one, unless it was retried).
+    public var attempts: [AttemptRecord]
 
     /// Creates a response.
     public init(
@@ -41,6 +43,7 @@ public struct Response: Sendable, Equatable {
         self.metrics = metrics
         self.requestMethod = requestMethod
         self.requestAccept = requestAccept
+        self.attempts = []
     }
 
     /// Status, headers and HTTP version.
