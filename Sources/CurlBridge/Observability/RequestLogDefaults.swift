@@ -24,4 +24,10 @@ struct RequestLogDefaults: Sendable {
         }
         configuredSecrets = secrets
     }
+
+    /// Whether `request`'s effective logger takes ``RequestLog``'s `debug` lines, so that its
+    /// attempts are worth following even when nothing else spans them.
+    func logsAttempts(of request: Request) -> Bool {
+        request.effectiveLogger(logger).logLevel <= .debug
+    }
 }
