@@ -74,6 +74,7 @@ let package = Package(
             dependencies: [
                 "CurlBridge", "CCurl", "CurlBridgeTestServer",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ],
