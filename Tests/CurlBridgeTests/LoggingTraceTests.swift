@@ -100,6 +100,9 @@ import Testing
         #expect(logged("header_in", "set-cookie: <redacted>"))
         #expect(logged("text", "cookie session=\"<redacted>\""))
         #expect(lines.contains { $0.metadata["curlbridge.curl_info"] == "data_in" && $0.metadata["curlbridge.bytes"] != nil })
+        // The lifecycle's debug lines too.
+        #expect(lines.filter { $0.level == .debug && $0.message == "request completed" }.count == 3)
+        #expect(lines.contains { $0.message == "attempt started" && $0.metadata["url"]?.contains("token=<redacted>") == true })
     }
 
     @Test(arguments: ClientStyle.allCases)
