@@ -111,3 +111,15 @@ struct InterceptorTests {
         #expect(FlakyRoute.requestCount(key: key) == 10)
     }
 }
+
+/// Which halves of a closure interceptor take part.
+@Suite("Interceptor halves")
+struct InterceptorHalvesTests {
+    @Test("a closure interceptor adapts or decides retries only with the closure for it")
+    func halves() {
+        let adaptOnly = Interceptor(adapt: { request, _ in request })
+        let retryOnly = Interceptor(retry: { _, _, _ in .doNotRetry })
+        #expect(adaptOnly.adaptsRequests && !adaptOnly.decidesRetries)
+        #expect(!retryOnly.adaptsRequests && retryOnly.decidesRetries)
+    }
+}

@@ -12,4 +12,13 @@
 public protocol RequestAdapter: Sendable {
     /// Returns the request to send for this attempt.
     func adapt(_ request: Request, for context: AttemptContext) async throws -> Request
+
+    /// Whether ``adapt(_:for:)`` ever changes anything; `true` by default. An interceptor that
+    /// only retries says `false`, so that its requests start without a task hop.
+    var adaptsRequests: Bool { get }
+}
+
+extension RequestAdapter {
+    /// `true`: the adapter runs before every attempt.
+    public var adaptsRequests: Bool { true }
 }

@@ -34,6 +34,12 @@ public struct Interceptor: RequestInterceptor {
         decision = retry
     }
 
+    /// Whether an adapting closure was given.
+    public var adaptsRequests: Bool { adaptation != nil }
+
+    /// Whether a retrying closure was given.
+    public var decidesRetries: Bool { decision != nil }
+
     /// Runs the adapting closure, if any.
     public func adapt(_ request: Request, for context: AttemptContext) async throws -> Request {
         try await adaptation?(request, context) ?? request

@@ -25,4 +25,14 @@ public protocol RequestRetrier: Sendable {
     /// Decides what happens after `outcome`, the end of attempt `context.attempt` of `request`
     /// (the request as adapted for that attempt).
     func retry(_ request: Request, after outcome: AttemptOutcome, context: AttemptContext) async -> RetryDecision
+
+    /// Whether ``retry(_:after:context:)`` ever has an opinion; `true` by default. An interceptor
+    /// that only adapts says `false`, so that its requests skip the retry machinery: no task per
+    /// failed attempt, and failure responses are not held from stream and download consumers.
+    var decidesRetries: Bool { get }
+}
+
+extension RequestRetrier {
+    /// `true`: the retrier is asked after every failed attempt.
+    public var decidesRetries: Bool { true }
 }

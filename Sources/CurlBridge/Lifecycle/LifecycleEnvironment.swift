@@ -12,6 +12,9 @@ final class LifecycleEnvironment: Sendable {
     let redirects: RedirectPolicy
     let retryPolicy: RetryPolicy
     let interceptors: [any RequestInterceptor]
+    /// The interceptors that adapt, and those that decide retries.
+    let adapters: [any RequestAdapter]
+    let retriers: [any RequestRetrier]
     let monitors: [any EventMonitor]
     /// The transport's count of requests and retries.
     let budget: RetryBudgetLedger
@@ -23,6 +26,8 @@ final class LifecycleEnvironment: Sendable {
         redirects = configuration.redirects
         retryPolicy = configuration.retryPolicy
         interceptors = configuration.interceptors
+        adapters = configuration.interceptors.filter(\.adaptsRequests)
+        retriers = configuration.interceptors.filter(\.decidesRetries)
         monitors = configuration.eventMonitors
         budget = RetryBudgetLedger(configuration.retryBudget)
     }

@@ -53,7 +53,10 @@ extension RequestLifecycle {
                 return nil
             }
             var head = head
-            head.redirects = state.withLock { $0.hops }
+            head.redirects = state.withLock { state in
+                state.consumerHasResponse = true
+                return state.hops
+            }
             return downstream.onResponseHead?(head)
         case .follow(let next, let hop):
             state.withLock {
@@ -87,9 +90,11 @@ extension RequestLifecycle {
                 state.held = held
                 return .held
             }
-            // Too large to hold for a retry decision: the consumer gets the response after all.
+            // Too large to hold for a retry decision: the consumer gets the response after all,
+            // and it is not retried.
             state.held = nil
             state.replay = held.body
+            state.consumerHasResponse = true
             return .release(held)
         }
         switch route {
@@ -125,7 +130,7 @@ extension RequestLifecycle {
             // Its head decided to follow: whatever happened to the redirect's body, follow —
             // unless the caller cancelled or the transport shut down.
             if case .failure(let error) = result, !drainAborted, error.code == .cancelled || error.code == .transportShutDown {
-                finish(.failure(error))
+                attemptEnded(.failure(error))
             } else {
                 follow(pending)
             }

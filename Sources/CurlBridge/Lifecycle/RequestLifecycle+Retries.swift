@@ -16,7 +16,8 @@ extension RequestLifecycle {
         guard status >= 400, isRewindable else { return false }
         let attempt = state.withLock { $0.attempt }
         guard attempt < attemptLimit else { return false }
-        return !retriers.isEmpty || retryPolicy.retryableStatusCodes.contains(status)
+        if !retriers.isEmpty { return true }
+        return retryPolicy.retryableStatusCodes.contains(status) && (original.hasIdempotentMethod || original.isMarkedIdempotent)
     }
 
     /// Where an attempt ends, its redirects followed: succeed, or ask whether to try again.
@@ -44,9 +45,14 @@ extension RequestLifecycle {
         default:
             break
         }
+        if state.withLock({ $0.consumerHasResponse }) {
+            let retryable = !retriers.isEmpty || RetryStep.isRetryable(outcome, policy: retryPolicy)
+            return deliver(result, denial: retryable ? .responseDelivered : nil)
+        }
         guard !retriers.isEmpty else { return applyPolicy(after: outcome, result: result) }
-        // The retriers are async: the request waits in the loop (still cancellable) meanwhile.
-        environment.loop.suspend(id: id, waitingRequest)
+        // The retriers are async: the request waits in the loop (still cancellable, and ended by
+        // the total timeout) meanwhile.
+        suspendUntilDeadline()
         let request = state.withLock { $0.attemptRequest }
         let context = AttemptContext(requestID: id, attempt: record.number, previousAttempts: state.withLock { Array($0.records.dropLast()) })
         let retriers = self.retriers
@@ -131,8 +137,10 @@ extension RequestLifecycle {
         let loop = environment.loop
         loop.suspend(id: id, waitingRequest)
         let nanoseconds = Int(min(max(0, delay.seconds) * 1e9, Double(Int.max / 2)))
-        // Weakly: a cancelled wait lets the lifecycle go at once; the timer then finds nothing.
-        loop.queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+        // On a global queue, not the loop's: while transfers are in flight the loop's queue runs
+        // the loop without a break, and the timer would wait for all of them. Weakly: a cancelled
+        // wait lets the lifecycle go at once; the timer then finds nothing.
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
             guard let self else { return }
             loop.submit(.wake(id: id) { self.startNextAttempt() })
         }

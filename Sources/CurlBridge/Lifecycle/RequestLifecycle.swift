@@ -46,6 +46,9 @@ final class RequestLifecycle: Sendable {
         var replay: Data?
         /// The task running adapters or retriers, cancelled if the request is.
         var task: Task<Void, Never>?
+        /// Whether the running attempt's response reached the consumer (its head, or body bytes):
+        /// then it is never retried, which would hand the consumer a second response.
+        var consumerHasResponse = false
         /// Whether the outcome was reported.
         var isComplete = false
     }
@@ -93,8 +96,10 @@ final class RequestLifecycle: Sendable {
         original = request
         redirectPolicy = request.redirectPolicy ?? environment.redirects
         retryPolicy = request.retryPolicy ?? environment.retryPolicy
-        adapters = environment.interceptors + request.interceptors
-        retriers = request.interceptors + environment.interceptors
+        adapters = request.interceptors.isEmpty
+            ? environment.adapters : environment.adapters + request.interceptors.filter(\.adaptsRequests)
+        retriers = request.interceptors.isEmpty
+            ? environment.retriers : request.interceptors.filter(\.decidesRetries) + environment.retriers
         monitors = MonitorHub(monitors: environment.monitors)
         log = RequestLog(logger: environment.defaults.logging.logger, options: environment.defaults.logging.options, request: request, id: id)
         let now = MonotonicClock.now
@@ -133,6 +138,7 @@ final class RequestLifecycle: Sendable {
     /// Runs the adapters for the first attempt, in a task created here — on the caller's thread,
     /// so an async caller's task-local values (a trace context) reach them — then starts it.
     func adaptFirstAttempt() {
+        scheduleDeadline()
         adaptThenLaunch(original)
     }
 
@@ -140,8 +146,32 @@ final class RequestLifecycle: Sendable {
     func startNextAttempt() {
         state.withLock { $0.attempt += 1 }
         guard !adapters.isEmpty else { return launch(original) }
-        environment.loop.suspend(id: id, waitingRequest)
+        suspendUntilDeadline()
         adaptThenLaunch(original)
+    }
+
+    /// Suspends the request in the loop while its adapters or retriers run — call on the loop —
+    /// with the total timeout still running.
+    func suspendUntilDeadline() {
+        environment.loop.suspend(id: id, waitingRequest)
+        scheduleDeadline()
+    }
+
+    /// Ends the request with ``RequestError/Code/totalTimedOut`` if it is still waiting for its
+    /// interceptors when the total timeout runs out (if it is in curl by then, curl's own timeout
+    /// ends it; a backoff wait never outlasts the timeout).
+    func scheduleDeadline() {
+        guard let deadline else { return }
+        let remaining = deadline &- min(deadline, MonotonicClock.now)
+        let (loop, id, method, url) = (environment.loop, self.id, original.method, original.url)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(min(remaining, UInt64(Int.max / 2))))) { [weak self] in
+            guard let self else { return }
+            loop.submit(.wake(id: id) {
+                self.state.withLock { $0.task }?.cancel()
+                self.finish(.failure(RequestError(
+                    .totalTimedOut, "the total timeout ran out while the request's interceptors ran", method: method, url: url)))
+            })
+        }
     }
 
     /// Runs the adapters in a task, then comes back to the loop to launch the adapted request
@@ -214,6 +244,7 @@ final class RequestLifecycle: Sendable {
             state.drainAborted = false
             state.held = nil
             state.replay = nil
+            state.consumerHasResponse = false
             state.task = nil
             state.attemptStartedAt = MonotonicClock.now
             return state.attempt

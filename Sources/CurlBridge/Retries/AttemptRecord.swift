@@ -9,20 +9,36 @@ public struct AttemptRecord: Sendable, Hashable {
         case failure(RequestError.Code)
     }
 
-    /// Why a failure that could have been retried was not.
-    public enum RetryDenial: Sendable, Hashable {
-        /// The ``RetryPolicy/maximumAttempts`` were used up.
-        case attemptsExhausted
+    /// Why a failure that could have been retried was not. A struct with static members, like
+    /// ``RequestError/Code``, so that a reason added later breaks no caller's `switch`.
+    public struct RetryDenial: Sendable, Hashable, CustomStringConvertible {
+        private enum Kind: String, Sendable {
+            case attemptsExhausted, notIdempotent, bodyNotRewindable, budgetExhausted, retryAfterTooLong, deadline
+            case responseDelivered
+        }
+
+        private let kind: Kind
+
+        private init(_ kind: Kind) { self.kind = kind }
+
+        /// The stable short name of the reason, e.g. `"budgetExhausted"`.
+        public var description: String { kind.rawValue }
+
+        /// The ``RetryPolicy/maximumAttempts`` (or the retriers' limit of 10) were used up.
+        public static let attemptsExhausted = RetryDenial(.attemptsExhausted)
         /// The method is not idempotent and the request was not marked ``Request/idempotent(key:)``.
-        case notIdempotent
+        public static let notIdempotent = RetryDenial(.notIdempotent)
         /// The body cannot be sent twice.
-        case bodyNotRewindable
+        public static let bodyNotRewindable = RetryDenial(.bodyNotRewindable)
         /// The transport's ``RetryBudget`` is spent.
-        case budgetExhausted
+        public static let budgetExhausted = RetryDenial(.budgetExhausted)
         /// The server's `Retry-After` asked for longer than ``RetryPolicy/maximumRetryAfter``.
-        case retryAfterTooLong
+        public static let retryAfterTooLong = RetryDenial(.retryAfterTooLong)
         /// The total timeout would run out before the next attempt could start.
-        case deadline
+        public static let deadline = RetryDenial(.deadline)
+        /// The response had already reached the stream or download consumer (its head, or
+        /// body bytes), so sending the request again would hand it a second one.
+        public static let responseDelivered = RetryDenial(.responseDelivered)
     }
 
     /// The attempt's number, from 1.

@@ -14,7 +14,8 @@ import Logging
 /// ```
 ///
 /// Releasing the last reference shuts the transport down gracefully: requests in flight finish
-/// and report their outcome.
+/// and report their outcome; a request waiting to be retried fails with
+/// ``RequestError/Code/transportShutDown`` rather than holding the shutdown for its wait.
 public final class Transport: Sendable {
     /// The settings every request through this transport uses.
     public let configuration: Configuration
@@ -145,7 +146,7 @@ public final class Transport: Sendable {
     }
 
     /// Shuts down gracefully: new requests fail with ``RequestError/Code/transportShutDown`` at
-    /// once, requests in flight finish, then curl's resources are released, a
+    /// once, requests in flight finish (those waiting between attempts fail with it too), then curl's resources are released, a
     /// ``CookieStorage/persistent(file:)`` jar is saved to its file, and `completion` runs
     /// (on the transport's queue; at once if already shut down).
     public func shutdown(completion: @escaping @Sendable () -> Void) {

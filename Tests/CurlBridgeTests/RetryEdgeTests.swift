@@ -7,28 +7,30 @@ import Testing
 import Glibc
 #endif
 
-/// Review of the retry lifecycle (issue 9): cases the lead's tests do not cover.
-@Suite("Review: retries", .hangGuard)
-struct ReviewRetryTests {
-    /// The backoff timer is `loop.queue.asyncAfter`, but while any transfer is in flight the
-    /// queue is busy running `CurlMultiLoop.run()` (`while turn() {}`), so the timer's block
-    /// cannot run until the loop goes idle: a zero-delay retry waits for every other transfer.
+/// The retry lifecycle's edges, found in review: timers on a busy loop, responses that already
+/// reached a consumer, and the total timeout while interceptors run.
+@Suite("Retry edges", .hangGuard)
+struct RetryEdgeTests {
+    /// While any transfer is in flight the loop's queue runs the loop without a break, so a
+    /// backoff timer on that queue would wait for every other transfer: the timer runs elsewhere.
     @Test("a retry's backoff timer fires while another transfer keeps the loop busy", arguments: ClientStyle.allCases)
     func backoffNotStarvedByBusyLoop(style: ClientStyle) async throws {
         let server = try await Fixture.server()
         let key = UUID().uuidString
         let transport = Fixture.transport(server) { $0.retryPolicy = RetryPolicy(maximumAttempts: 2, baseDelay: .zero) }
         let (slowDone, signal) = AsyncStream<Void>.makeStream()
-        // Keeps a transfer in flight for about 6 s.
-        transport.start(.get("drip?bytes=6&interval=1000"), events: TransferEvents { _ in signal.yield() })
+        let slowFinished = Mutex(false)
+        // A transfer that would run for a day keeps the loop busy until it is cancelled.
+        transport.start(.get("drip?bytes=1000000&interval=100"), events: TransferEvents { _ in
+            slowFinished.withLock { $0 = true }
+            signal.yield()
+        })
         try await transport.waitUntilInFlight(1)
-        let clock = ContinuousClock()
-        let started = clock.now
         let response = try await style.send(.get("flaky?key=\(key)&failures=1"), through: transport).get()
-        let elapsed = clock.now - started
         #expect(response.status.code == 200)
         #expect(response.attempts.count == 2)
-        #expect(elapsed < .seconds(3), "a zero-delay retry took \(elapsed): its timer waited behind the other transfer")
+        #expect(!slowFinished.withLock { $0 }, "the retry came only after the other transfer ended")
+        transport.cancelAll()
         _ = await slowDone.first { _ in true }
     }
 
@@ -43,6 +45,7 @@ struct ReviewRetryTests {
         #expect(outcome.head?.status.code == 200)
         #expect(outcome.error?.code == .idleTimedOut)
         #expect(outcome.error?.attempts.count == 1, "retried after the consumer had the head: \(outcome.error?.attempts.map(\.outcome) ?? [])")
+        #expect(outcome.error?.attempts.last?.retryDenial == .responseDelivered)
         #expect(outcome.orderViolations == 0)
     }
 
@@ -78,23 +81,20 @@ struct ReviewRetryTests {
         #expect(server.requestCount == 1)
     }
 
-    /// The total timeout spans all attempts, but nothing enforces it while the request waits for
-    /// its adapters (or retriers): a slow adapter (a token refresh) holds the request past it.
+    /// The total timeout spans all attempts, including the time the request waits for its
+    /// adapters: a slow adapter (a token refresh) cannot hold the request past it.
     @Test("the total timeout ends a request whose adapter is still running", arguments: ClientStyle.allCases)
     func totalTimeoutDuringAdapter(style: ClientStyle) async throws {
         let server = try await Fixture.server()
         let transport = Fixture.transport(server) {
             $0.interceptors = [Interceptor(adapt: { request, _ in
-                try? await Task.sleep(for: .seconds(4))
+                try? await Task.sleep(for: .seconds(3600))  // until the request's end cancels it
                 return request
             })]
         }
-        let clock = ContinuousClock()
-        let started = clock.now
         let error = await style.send(.get("echo").timeout(total: .milliseconds(500)), through: transport).failure
-        let elapsed = clock.now - started
         #expect(error?.code == .totalTimedOut)
-        #expect(elapsed < .seconds(2), "the 0.5 s total timeout ended the request after \(elapsed)")
+        #expect(error?.attempts.isEmpty == true)
     }
 }
 
