@@ -169,6 +169,8 @@ final class RequestHandler: ChannelInboundHandler {
             }
         case .silence:
             break
+        case .hangUp:
+            context.close(promise: nil)
         }
     }
 
