@@ -267,3 +267,121 @@ extension RetryDecision {
         return nil
     }
 }
+
+/// The interceptor run by the lifecycle, in all three styles, against `/token/resource`, whose
+/// valid token only `/token/refresh` issues (see ``TokenRoutes``).
+@Suite("AuthenticationInterceptor through the clients", .hangGuard)
+struct AuthenticationInterceptorClientTests {
+    /// How many requests find their token refused at once.
+    private static let storm = 50
+
+    /// A realm of the test's own, so tests running in parallel share no token state.
+    private static func realm(_ test: String, _ style: ClientStyle) -> String {
+        "\(test)-\(style)-\(UUID().uuidString.prefix(8))"
+    }
+
+    /// An authenticator that gets its fresh token from `/token/refresh?realm=<realm>` through
+    /// `transport` (which must not run the interceptor), failing with `503` when `failing`.
+    private static func refresher(realm: String, through transport: Transport, failing: Bool = false) -> TestAuthenticator {
+        TestAuthenticator { _, _ in
+            let refresh = Request.get("token/refresh").query("realm", realm).query("fail", failing ? "1" : "0")
+            return TestToken(value: try await AsyncClient(transport: transport).send(refresh).validate().text())
+        }
+    }
+
+    /// Sends `count` copies of `request` at once in `style` (the blocking ones each on a thread of its own).
+    private static func sendTogether(
+        _ request: Request, count: Int, style: ClientStyle, through transport: Transport
+    ) async -> [Result<Response, RequestError>] {
+        await withTaskGroup(of: Result<Response, RequestError>.self) { group in
+            for _ in 0..<count {
+                group.addTask { await style.send(request, through: transport) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    @Test("50 concurrent requests with an expired token: one refresh, 50 refused, 50 retried", arguments: ClientStyle.allCases)
+    func concurrentRefusalsShareOneRefresh(style: ClientStyle) async throws {
+        let server = try await Fixture.server()
+        let realm = Self.realm("storm", style)
+        let authenticator = Self.refresher(realm: realm, through: Fixture.transport(server, tls: true))
+        let interceptor = AuthenticationInterceptor(authenticator: authenticator, credential: TestToken(value: "expired"))
+        let transport = Fixture.transport(server, tls: true) { $0.interceptors = [interceptor] }
+
+        // Every refusal is held until all 50 have arrived: all are in flight with the old token at once.
+        let request = Request.get("token/resource").query("realm", realm).query("hold", "\(Self.storm)")
+        let responses = try await Self.sendTogether(request, count: Self.storm, style: style, through: transport).map { try $0.get() }
+
+        #expect(responses.count == Self.storm)
+        #expect(responses.allSatisfy { $0.status.code == 200 })
+        #expect(responses.allSatisfy { $0.attempts.map(\.outcome) == [.response(status: 401), .response(status: 200)] })
+        #expect(authenticator.refreshes == 1)
+        #expect(server.tokenRefreshes(realm: realm) == 1)
+        #expect(server.tokenRequests(realm: realm) == ["expired": Self.storm, "\(realm)-1": Self.storm])
+    }
+
+    @Test("a failing refresh fails every waiting request once with authenticationRefreshFailed", arguments: ClientStyle.allCases)
+    func failedRefreshFailsEveryRequest(style: ClientStyle) async throws {
+        let server = try await Fixture.server()
+        let realm = Self.realm("refused", style)
+        let transport = Fixture.transport(server, tls: true)
+        // The refresh goes through the same transport: the interceptor is the requests' own, not the transport's.
+        let authenticator = Self.refresher(realm: realm, through: transport, failing: true)
+        let interceptor = AuthenticationInterceptor(authenticator: authenticator, credential: TestToken(value: "expired"))
+
+        let request = Request.get("token/resource").query("realm", realm).query("hold", "\(Self.storm)").intercepted(by: interceptor)
+        let results = await Self.sendTogether(request, count: Self.storm, style: style, through: transport)
+
+        let errors = results.compactMap(\.failure)
+        #expect(errors.count == Self.storm)
+        #expect(errors.allSatisfy { $0.code == .authenticationRefreshFailed })
+        #expect(errors.allSatisfy { ($0.underlying as? RequestError)?.code == .unacceptableStatus })
+        #expect(errors.allSatisfy { $0.response?.status.code == 401 && $0.attempts.count == 1 })
+        #expect(authenticator.refreshes == 1)
+        #expect(server.tokenRequests(realm: realm) == ["expired": Self.storm])
+
+        // Later requests fail the same way before anything is sent, until a new credential is set.
+        let later = try #require(await style.send(request, through: transport).failure)
+        #expect(later.code == .authenticationRefreshFailed && later.attempts.isEmpty)
+        #expect(server.tokenRequests(realm: realm) == ["expired": Self.storm])
+    }
+
+    @Test("a POST refused with 401 is sent again, once, after the refresh", arguments: ClientStyle.allCases)
+    func refusedPostIsResentAfterRefresh(style: ClientStyle) async throws {
+        let server = try await Fixture.server()
+        let realm = Self.realm("post", style)
+        let transport = Fixture.transport(server, tls: true)
+        let authenticator = Self.refresher(realm: realm, through: transport)
+        let interceptor = AuthenticationInterceptor(authenticator: authenticator, credential: TestToken(value: "expired"))
+
+        let request = Request.post("token/resource").query("realm", realm).body("payload").intercepted(by: interceptor)
+        let response = try await style.send(request, through: transport).get()
+
+        #expect(response.status.code == 200)
+        let echo = try response.echo()
+        #expect(echo.method == "POST")
+        #expect(String(decoding: echo.bodyData, as: UTF8.self) == "payload")
+        #expect(echo.header("Authorization") == ["Bearer \(realm)-1"])
+        #expect(response.attempts.map(\.outcome) == [.response(status: 401), .response(status: 200)])
+        #expect(authenticator.refreshes == 1)
+        #expect(server.tokenRequests(realm: realm) == ["expired": 1, "\(realm)-1": 1])
+    }
+
+    @Test("an expiring credential is refreshed before the request is sent", arguments: ClientStyle.allCases)
+    func expiringCredentialIsRefreshedFirst(style: ClientStyle) async throws {
+        let server = try await Fixture.server()
+        let realm = Self.realm("expiring", style)
+        let transport = Fixture.transport(server, tls: true)
+        let authenticator = Self.refresher(realm: realm, through: transport)
+        let interceptor = AuthenticationInterceptor(
+            authenticator: authenticator, credential: TestToken(value: "expiring", expired: true))
+
+        let request = Request.get("token/resource").query("realm", realm).intercepted(by: interceptor)
+        let responses = try await Self.sendTogether(request, count: 10, style: style, through: transport).map { try $0.get() }
+
+        #expect(responses.allSatisfy { $0.status.code == 200 && $0.attempts.count == 1 })
+        #expect(authenticator.refreshes == 1)
+        #expect(server.tokenRequests(realm: realm) == ["\(realm)-1": 10])
+    }
+}
