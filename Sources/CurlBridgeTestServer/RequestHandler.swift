@@ -144,6 +144,13 @@ final class RequestHandler: ChannelInboundHandler {
                     target.value.handler.send(response, to: request, context: target.value.context)
                 }
             }
+        case .eventual(let register):
+            let target = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+            register { response in
+                target.eventLoop.execute {
+                    target.value.handler.send(response, to: request, context: target.value.context)
+                }
+            }
         case .pattern(let response):
             let headWritten = self.writeHead(response.status, response.headers, for: request, context: context)
             self.streaming = Streaming(

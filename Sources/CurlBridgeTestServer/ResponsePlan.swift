@@ -9,6 +9,9 @@ enum ResponsePlan {
     /// Compute the response off the event loop (slow work such as parsing a large body), then send
     /// it, so other connections on the loop are never stalled.
     case offloaded(@Sendable () -> CompleteResponse)
+    /// Send the response that the closure hands to its responder, whenever it does (from any
+    /// thread): a reply that waits for other requests.
+    case eventual(@Sendable (_ respond: @escaping @Sendable (CompleteResponse) -> Void) -> Void)
     /// Stream a stretch of the deterministic byte pattern (see ``PatternBytes``) with backpressure.
     case pattern(PatternResponse)
     /// Send headers (with `Content-Length`) after `initialDelay`, then one byte per `interval`.

@@ -32,6 +32,9 @@ import Synchronization
 /// - `/never-respond`: reads the request and never answers.
 /// - `/basic-auth/USER/PASSWORD`, `/bearer-auth/TOKEN`, `/digest-auth/USER/PASSWORD`,
 ///   `/ntlm-auth/USER`: see ``AuthRoutes``.
+/// - `/token/resource?realm=R&hold=N`, `/token/refresh?realm=R`: bearer tokens that rotate, with
+///   server-side state per realm; see ``TokenRoutes``, ``setValidToken(_:realm:)``,
+///   ``tokenRequests(realm:)`` and ``tokenRefreshes(realm:)``.
 /// - `/response-headers?Name=value&…`: `200` `"ok"` with each (percent-decoded) pair as a header.
 /// - `/redirect-to?url=…&status=302`: the status (300...399, default 302) with `Location: url`;
 ///   `set-cookie=…` adds that `Set-Cookie`, `delay=ms` answers late, `body-bytes=N` sends `N`

@@ -20,6 +20,7 @@ extension RequestError {
             case certificateUntrusted, certificateSelfSigned, certificateExpired, hostnameMismatch
             case tlsHandshakeFailed, clientCertificateRejected
             case adaptationFailed, retrierFailed, authenticationRefreshFailed, tooManyAuthenticationRefreshes
+            case missingAuthenticationCredential
         }
 
         private let kind: Kind
@@ -137,12 +138,20 @@ extension RequestError {
         /// A ``RequestRetrier`` decided ``RetryDecision/fail(_:)`` with an error other than a
         /// ``RequestError`` (see ``RequestError/underlying``).
         public static let retrierFailed = Code(.retrierFailed)
-        /// An ``AuthenticationInterceptor`` could not refresh its credential (see
-        /// ``RequestError/underlying``); every request waiting for that refresh fails with it.
+        /// An ``AuthenticationInterceptor`` could not refresh its credential: its
+        /// ``Authenticator/refresh(_:)`` threw (see ``RequestError/underlying``). Every request
+        /// waiting for that refresh fails with it, and so does every later one until
+        /// ``AuthenticationInterceptor/setCredential(_:)`` gives a new credential.
         public static let authenticationRefreshFailed = Code(.authenticationRefreshFailed)
-        /// An ``AuthenticationInterceptor`` refreshed its credential more often than its limit
-        /// allows within its window: the server keeps refusing fresh credentials.
+        /// An ``AuthenticationInterceptor`` would have refreshed its credential more often than its
+        /// ``RefreshWindow`` allows: the server keeps refusing fresh credentials. Requests fail
+        /// with it until ``AuthenticationInterceptor/setCredential(_:)`` gives a new credential.
         public static let tooManyAuthenticationRefreshes = Code(.tooManyAuthenticationRefreshes)
+
+        /// An ``AuthenticationInterceptor`` has no credential to authenticate the request with:
+        /// none was given, or ``AuthenticationInterceptor/setCredential(_:)`` removed it. Nothing
+        /// was sent. Alamofire's `AuthenticationError.missingCredential`.
+        public static let missingAuthenticationCredential = Code(.missingAuthenticationCredential)
 
         /// Whether this code is one of the three timeouts.
         public var isTimeout: Bool {
