@@ -1,6 +1,6 @@
 // Async/await requests in a task group, multiplexed over one HTTP/2 connection; then, against
 // the embedded server, a download that is cut, resumed, streamed and uploaded again, and
-// redirects, cookies and pinning.
+// redirects, cookies and pinning, and retries of a failing server.
 //
 //   swift run AsyncTasks            against the embedded loopback server over TLS (no network)
 //   swift run AsyncTasks <baseURL>  against your own server (its /delay/<ms> path)
@@ -44,6 +44,7 @@ func run(configuration: Configuration, embeddedHTTPSPort: Int? = nil) async {
     if let embeddedHTTPSPort {
         await demonstrateTransfers(client)
         await demonstrateSecurity(client, httpsPort: embeddedHTTPSPort)
+        await demonstrateResilience(client)
     }
     await transport.shutdown()
 }

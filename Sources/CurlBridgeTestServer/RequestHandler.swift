@@ -162,6 +162,8 @@ final class RequestHandler: ChannelInboundHandler {
             }
         case .silence:
             break
+        case .hangUp:
+            context.close(promise: nil)
         }
     }
 

@@ -15,4 +15,6 @@ enum ResponsePlan {
     case drip(count: Int, interval: TimeAmount, initialDelay: TimeAmount)
     /// Never answer; keep the connection until the client or the server closes it.
     case silence
+    /// Close the connection without answering, as a server that crashed or dropped the request.
+    case hangUp
 }

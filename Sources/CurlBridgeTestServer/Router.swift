@@ -17,6 +17,7 @@ enum Router {
         let segments = request.path.split(separator: "/").map(String.init)
         let parameters = request.queryParameters
         if let plan = AuthRoutes.plan(for: request) { return plan }
+        if segments.first == "flaky" { return FlakyRoute.plan(parameters) }
         switch (segments.first, segments.count) {
         case ("echo", _):
             return .complete(echo(request))

@@ -1,24 +1,38 @@
+import Dispatch
+import Foundation
 import HTTPTypes
 import Synchronization
 
-/// One send, across all its attempts: follows redirects by starting one transfer per hop under
-/// the same transfer id (so the caller's handle cancels whichever hop is running), and reports to
-/// the caller's events as if there had been one transfer — the final head, the final body, one
-/// outcome carrying the hops.
+/// One send, across all its attempts and redirects: the layer above ``Transport`` that DESIGN.md
+/// describes. It runs the adapters before each attempt, starts one curl transfer per attempt and
+/// per redirect hop — all under the same transfer id, so the caller's handle cancels whichever is
+/// running — follows redirects, asks the retriers and the ``RetryPolicy`` what to do after a
+/// failure, waits between attempts on a timer (holding no thread), tells the event monitors, and
+/// reports to the caller's events as if there had been one transfer: the final head, the final
+/// body, one outcome carrying the hops and the attempts.
 ///
-/// The decisions are ``RedirectStep`` values; this type only wires them to the events. Every event
-/// arrives on the transport's queue; the state sits behind a mutex because the events are
-/// `Sendable` closures.
+/// The decisions are pure values (``RedirectStep``, ``RetryStep``); this type wires them to the
+/// events. Attempt events arrive on the transport's loop; adapters and retriers run in tasks, and
+/// come back to the loop through ``CurlMultiLoop/Command/wake(id:next:)``. The state sits behind a
+/// mutex because the events are `Sendable` closures.
 final class RequestLifecycle: Sendable {
-    private struct State {
+    struct State {
+        /// The running attempt's number, from 1.
+        var attempt = 0
+        /// When the running attempt was handed to curl (`MonotonicClock` nanoseconds).
+        var attemptStartedAt: UInt64 = 0
+        /// The attempts that have ended.
+        var records: [AttemptRecord] = []
+        /// The request as adapted for the running attempt.
+        var attemptRequest: Request
         /// The request the running hop sent.
         var request: Request
-        /// Redirects followed so far.
+        /// Redirects followed in the running attempt.
         var hops: [RedirectHop] = []
-        /// The first request's method and absolute URL.
-        let first: (method: HTTPRequest.Method, url: String)
-        /// `"METHOD URL"` of every request sent, for loop detection; filled at the first redirect,
-        /// so that a response that is not one costs nothing here.
+        /// The running attempt's first method and absolute URL.
+        var first: (method: HTTPRequest.Method, url: String)?
+        /// `"METHOD URL"` of every request of the running attempt, for loop detection; filled at
+        /// the first redirect, so that a response that is not one costs nothing here.
         var visited: Set<String> = []
         /// The next request, once the running hop's head decided to follow it.
         var pendingFollow: Request?
@@ -26,166 +40,245 @@ final class RequestLifecycle: Sendable {
         var drainedBytes = 0
         /// Whether the running hop was stopped because its redirect body was too large to drain.
         var drainAborted = false
+        /// A failure response kept from a body consumer until the retry decision is made.
+        var held: HeldResponse?
+        /// Held body bytes the consumer has not taken yet, after the head was released mid-body.
+        var replay: Data?
+        /// The task running adapters or retriers, cancelled if the request is.
+        var task: Task<Void, Never>?
+        /// Whether the outcome was reported.
+        var isComplete = false
+    }
+
+    /// A failure response's head and the start of its body, held back from a body consumer.
+    struct HeldResponse {
+        var head: ResponseHead
+        var body = Data()
     }
 
     /// A redirect body larger than this is not drained: the hop is stopped (closing its
     /// connection) and the redirect followed anyway.
     static let drainLimit = 1 << 20
+    /// The most of a failure response's body held back for the retry decision; beyond it the
+    /// response goes to the consumer, and is not retried.
+    static let holdLimit = 64 << 10
+    /// The most attempts however the retriers decide, unless the policy allows more.
+    static let retrierAttemptLimit = 10
 
-    private let state: Mutex<State>
-    private let policy: RedirectPolicy
-    /// When the total timeout runs out for the whole chain (`MonotonicClock` nanoseconds), if it has one.
-    private let deadline: UInt64?
-    private let defaultHeaders: HTTPFields
-    private let downstream: TransferEvents
-    private let startNext: @Sendable (Request, TransferEvents) -> Void
+    let state: Mutex<State>
+    let id: UInt64
+    let environment: LifecycleEnvironment
+    /// The request as the caller gave it; every attempt starts from it.
+    let original: Request
+    let redirectPolicy: RedirectPolicy
+    let retryPolicy: RetryPolicy
+    /// Client-wide adapters first, then the request's own.
+    let adapters: [any RequestAdapter]
+    /// The request's own retriers first, then the client-wide ones.
+    let retriers: [any RequestRetrier]
+    let monitors: MonitorHub
+    /// When the request started (`MonotonicClock` nanoseconds).
+    let startedAt: UInt64
+    /// When the total timeout runs out for all attempts, if it has one.
+    let deadline: UInt64?
+    let downstream: TransferEvents
 
-    /// Creates the lifecycle of `request`, already prepared as `prepared`.
-    ///
-    /// - Parameters:
-    ///   - startNext: Starts a follow-up request with the given events, from inside the previous
-    ///     hop's completion; reports a request that cannot start through the events' `onComplete`.
-    init(
-        request: Request, prepared: PreparedRequest, policy: RedirectPolicy, defaultHeaders: HTTPFields,
-        events: TransferEvents, startNext: @escaping @Sendable (Request, TransferEvents) -> Void
-    ) {
-        state = Mutex(State(request: request, first: (prepared.method, prepared.url)))
-        self.policy = policy
-        deadline = prepared.totalTimeoutMilliseconds.map { MonotonicClock.now &+ UInt64($0) * 1_000_000 }
-        self.defaultHeaders = defaultHeaders
+    /// Creates the lifecycle of `request`, numbered `id` in its transport.
+    init(request: Request, id: UInt64, environment: LifecycleEnvironment, events: TransferEvents) {
+        state = Mutex(State(attemptRequest: request, request: request))
+        self.id = id
+        self.environment = environment
+        original = request
+        redirectPolicy = request.redirectPolicy ?? environment.redirects
+        retryPolicy = request.retryPolicy ?? environment.retryPolicy
+        adapters = environment.interceptors + request.interceptors
+        retriers = request.interceptors + environment.interceptors
+        monitors = MonitorHub(monitors: environment.monitors)
+        let now = MonotonicClock.now
+        startedAt = now
+        let total = environment.defaults.timeouts.overridden(by: request.timeouts).total
+        deadline = total.map { now &+ UInt64(max(0, $0.seconds) * 1e9) }
         downstream = events
-        self.startNext = startNext
     }
 
-    /// Whether redirects are decided when a head arrives rather than when a transfer completes.
-    private var decidesAtHead: Bool {
-        downstream.onResponseHead != nil || downstream.onBodyChunk != nil || downstream.onProgress != nil
+    /// How the first attempt begins.
+    enum FirstAttempt {
+        /// Hand this to curl (the transport submits it, so a blocking caller can drive it).
+        case start(PreparedRequest, TransferEvents)
+        /// Adapters must run first: the transport suspends the request, then calls ``adaptFirstAttempt()``.
+        case adapt(CurlMultiLoop.WaitingRequest)
+        /// The request failed before any attempt (its outcome is reported).
+        case completed
     }
 
-    /// The events each hop's transfer reports to.
-    var events: TransferEvents {
-        var events = TransferEvents { self.complete($0) }
-        // A plain send decides from the complete response; a head, body or progress consumer
-        // needs the decision before the body, so that a redirect's body or progress never
-        // reaches it.
-        if decidesAtHead {
-            events.onResponseHead = { self.receiveHead($0) }
+    /// Starts the request: tells the monitors, counts it against the retry budget, and says how
+    /// the first attempt begins.
+    func begin() -> FirstAttempt {
+        let request = original
+        let id = self.id
+        monitors.notify { $0.requestDidStart(request, id: id) }
+        if retryPolicy.maximumAttempts > 1 { environment.budget.recordRequest(now: startedAt) }
+        if !adapters.isEmpty {
+            state.withLock { $0.attempt = 1 }
+            return .adapt(waitingRequest)
         }
-        if downstream.onBodyChunk != nil {
-            events.onBodyChunk = { self.receiveChunk($0) }
-        }
-        if let onProgress = downstream.onProgress {
-            events.onProgress = { progress in
-                if self.state.withLock({ $0.pendingFollow == nil }) { onProgress(progress) }
-            }
-        }
-        return events
+        state.withLock { $0.attempt = 1 }
+        guard let prepared = prepareAttempt(original) else { return .completed }
+        return .start(prepared, attemptEvents)
     }
 
-    /// The step for `head`; the policy's handler runs outside the lock.
-    private func decide(_ head: ResponseHead) -> RedirectStep {
-        guard RedirectStep.isRedirect(head.status.code) else { return .deliver }
-        let (request, hops, visited) = state.withLock { state in
-            if state.visited.isEmpty { state.visited.insert(RedirectStep.visitKey(state.first.method, state.first.url)) }
-            return (state.request, state.hops.count, state.visited)
-        }
-        return RedirectStep.decide(
-            head, request: request, url: head.url, hopsSoFar: hops, visited: visited, policy: policy,
-            defaultHeaders: defaultHeaders)
+    /// Runs the adapters for the first attempt, in a task created here — on the caller's thread,
+    /// so an async caller's task-local values (a trace context) reach them — then starts it.
+    func adaptFirstAttempt() {
+        adaptThenLaunch(original)
     }
 
-    private func receiveHead(_ head: ResponseHead) -> RequestError? {
-        switch decide(head) {
-        case .deliver:
-            var head = head
-            head.redirects = state.withLock { $0.hops }
-            return downstream.onResponseHead?(head)
-        case .follow(let next, let hop):
-            state.withLock {
-                $0.pendingFollow = next
-                $0.hops.append(hop)
-            }
-            return nil
-        case .fail(let error):
-            return error
-        }
+    /// Starts the next attempt from the original request: adapters first, if any.
+    func startNextAttempt() {
+        state.withLock { $0.attempt += 1 }
+        guard !adapters.isEmpty else { return launch(original) }
+        environment.loop.suspend(id: id, waitingRequest)
+        adaptThenLaunch(original)
     }
 
-    private func receiveChunk(_ chunk: UnsafeRawBufferPointer) -> BodyChunkVerdict {
-        let draining: Bool? = state.withLock { state in
-            guard state.pendingFollow != nil else { return nil }
-            state.drainedBytes += chunk.count
-            state.drainAborted = state.drainedBytes > Self.drainLimit
-            return !state.drainAborted
+    /// Runs the adapters in a task, then comes back to the loop to launch the adapted request
+    /// (or fail with the adapter's error). The request is suspended in the loop meanwhile.
+    private func adaptThenLaunch(_ request: Request) {
+        let context = attemptContext
+        let adapters = self.adapters
+        let loop = environment.loop
+        let id = self.id
+        let task = Task {
+            let adapted = await InterceptorChain.adapt(request, with: adapters, context: context)
+            loop.submit(.wake(id: id) {
+                switch adapted {
+                case .success(let request): self.launch(request)
+                case .failure(let error): self.finish(.failure(error))
+                }
+            })
         }
-        switch draining {
-        case nil: return downstream.onBodyChunk?(chunk) ?? .accept
-        case true?: return .accept
-        case false?:
-            return .fail(RequestError(.cancelled, "stopped draining a redirect body larger than \(Self.drainLimit) bytes"))
-        }
+        state.withLock { $0.task = task }
     }
 
-    private func complete(_ result: Result<Response, RequestError>) {
-        let (pending, drainAborted) = state.withLock { ($0.pendingFollow, $0.drainAborted) }
-        if let pending {
-            // Its head decided to follow: whatever happened to the redirect's body, follow —
-            // unless the caller cancelled or the transport shut down.
-            if case .failure(let error) = result, !drainAborted, error.code == .cancelled || error.code == .transportShutDown {
-                downstream.onComplete(.failure(error))
-            } else {
-                follow(pending)
-            }
-            return
-        }
-        guard case .success(let response) = result, !decidesAtHead,
-            RedirectStep.isRedirect(response.status.code)
-        else {
-            deliver(result)
-            return
-        }
-        switch decide(response.head) {
-        case .deliver:
-            deliver(result)
-        case .follow(let next, let hop):
-            state.withLock { $0.hops.append(hop) }
-            follow(next)
-        case .fail(let error):
-            downstream.onComplete(.failure(error.with(response: response)))
+    /// The context adapters and retriers see for the running attempt.
+    var attemptContext: AttemptContext {
+        state.withLock { AttemptContext(requestID: id, attempt: $0.attempt, previousAttempts: $0.records) }
+    }
+
+    /// What the loop holds while the request waits between attempts: cancelling or shutting
+    /// down ends it with that error.
+    var waitingRequest: CurlMultiLoop.WaitingRequest {
+        CurlMultiLoop.WaitingRequest(method: original.method, url: original.url) { error in
+            self.state.withLock { $0.task }?.cancel()
+            self.finish(.failure(error))
         }
     }
 
-    /// Reports the final outcome, with the hops that led to it.
-    private func deliver(_ result: Result<Response, RequestError>) {
-        let hops = state.withLock { $0.hops }
-        guard !hops.isEmpty else { return downstream.onComplete(result) }
-        downstream.onComplete(result.map { response in
-            var response = response
-            response.redirects = hops
-            response.metrics.redirectCount = hops.count
-            return response
-        })
+    /// Hands the attempt's (adapted) request to curl, on the loop.
+    func launch(_ request: Request) {
+        guard let prepared = prepareAttempt(request) else { return }
+        environment.loop.startNextAttempt(id: id, request: prepared, events: attemptEvents)
     }
 
-    /// Starts the next hop with what is left of the total timeout.
-    private func follow(_ request: Request) {
-        var next = request
+    /// Gives `request` what is left of the total timeout, prepares it, and records it as the
+    /// running attempt's; reports the failure and returns `nil` if it cannot be sent.
+    private func prepareAttempt(_ request: Request) -> PreparedRequest? {
+        var request = request
         if let deadline {
             let now = MonotonicClock.now
             guard now < deadline else {
-                downstream.onComplete(.failure(RequestError(
-                    .totalTimedOut, "the total timeout ran out while following redirects", method: next.method, url: next.url)))
-                return
+                finish(.failure(RequestError(
+                    .totalTimedOut, "the total timeout ran out before the next attempt", method: request.method, url: request.url)))
+                return nil
             }
-            next.timeouts.total = .nanoseconds(Int64(deadline - now))
+            request.timeouts.total = .nanoseconds(Int64(deadline - now))
         }
-        state.withLock { state in
-            state.request = next
-            state.visited.insert(RedirectStep.visitKey(next.method, next.url))
+        let prepared: PreparedRequest
+        switch request.prepared(with: environment.defaults) {
+        case .success(let ready): prepared = ready
+        case .failure(let problem):
+            finish(.failure(problem))
+            return nil
+        }
+        let attempt = state.withLock { state in
+            state.attemptRequest = request
+            state.request = request
+            state.first = (prepared.method, prepared.url)
+            state.hops = []
+            state.visited = []
             state.pendingFollow = nil
             state.drainedBytes = 0
             state.drainAborted = false
+            state.held = nil
+            state.replay = nil
+            state.task = nil
+            state.attemptStartedAt = MonotonicClock.now
+            return state.attempt
         }
-        startNext(next, events)
+        let (id, adapted) = (self.id, request)
+        monitors.notify { $0.attemptDidStart(adapted, id: id, attempt: attempt) }
+        return prepared
+    }
+
+    /// Reports the outcome, exactly once: with the running attempt's hops, every attempt's
+    /// record, and a held failure response released to the consumer first.
+    func finish(_ result: Result<Response, RequestError>) {
+        let taken: (hops: [RedirectHop], records: [AttemptRecord], held: HeldResponse?)? = state.withLock { state in
+            guard !state.isComplete else { return nil }
+            state.isComplete = true
+            defer { state.held = nil }
+            return (state.hops, state.records, state.held)
+        }
+        guard let (hops, records, held) = taken else { return }
+        var result = result
+        if let held, case .success = result, let failure = release(held) {
+            result = .failure(failure)
+        }
+        switch result {
+        case .success(var response):
+            if !hops.isEmpty {
+                response.redirects = hops
+                response.metrics.redirectCount = hops.count
+            }
+            response.attempts = records
+            result = .success(response)
+        case .failure(var error):
+            error.attempts = records
+            result = .failure(error)
+        }
+        let request = original
+        let id = self.id
+        let duration = Duration.nanoseconds(Int64(MonotonicClock.now &- startedAt))
+        monitors.notify { [result] in $0.requestDidComplete(request, id: id, result: result, duration: duration) }
+        downstream.onComplete(result)
+    }
+
+    /// Gives a held failure response to the body consumer after all: its head, then its body.
+    ///
+    /// - Returns: The consumer's refusal, if it refused.
+    private func release(_ held: HeldResponse) -> RequestError? {
+        var head = held.head
+        head.redirects = state.withLock { $0.hops }
+        if let refusal = downstream.onResponseHead?(head) { return refusal }
+        guard !held.body.isEmpty, let onBodyChunk = downstream.onBodyChunk else { return nil }
+        let verdict = held.body.withUnsafeBytes { onBodyChunk($0) }
+        switch verdict {
+        case .accept: return nil
+        case .fail(let error): return error
+        case .pause:
+            // A consumer that has received nothing yet has room for the held bytes (at most
+            // `holdLimit`); one that pauses anyway cannot be resumed, as the transfer is over.
+            return RequestError(.transportFailure, "the body consumer refused the response body after the transfer ended")
+        }
+    }
+
+    /// Records the running attempt's end.
+    func recordAttempt(_ outcome: AttemptRecord.Outcome) -> AttemptRecord {
+        state.withLock { state in
+            let duration = Duration.nanoseconds(Int64(MonotonicClock.now &- state.attemptStartedAt))
+            let record = AttemptRecord(number: state.attempt, outcome: outcome, duration: duration)
+            state.records.append(record)
+            return record
+        }
     }
 }

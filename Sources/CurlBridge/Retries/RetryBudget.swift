@@ -24,5 +24,5 @@ public struct RetryBudget: Sendable, Hashable {
     /// 20% more traffic plus 10 retries per 10 seconds.
     public static let standard = RetryBudget()
     /// No limit: every retry the policy decides is sent.
-    public static let unlimited = RetryBudget(ratio: .infinity, minimumRetries: .max)
+    public static let unlimited = RetryBudget(ratio: 0, minimumRetries: .max)
 }

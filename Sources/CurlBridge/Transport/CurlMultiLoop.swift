@@ -1,4 +1,5 @@
 import Dispatch
+import HTTPTypes
 import Synchronization
 internal import CCurl
 
@@ -44,6 +45,22 @@ final class CurlMultiLoop: @unchecked Sendable {
         case resumeReceiving(UInt64)
         case resumeSending(UInt64)
         case cancelAll
+        /// The request `id` waits between attempts (see ``WaitingRequest``).
+        case suspend(id: UInt64, WaitingRequest)
+        /// The wait of request `id` is over: run `next` on the loop, unless the request was
+        /// cancelled (or failed by shutdown) meanwhile.
+        case wake(id: UInt64, next: @Sendable () -> Void)
+    }
+
+    /// A request between attempts — running its adapters or retriers, or backing off — that has
+    /// no curl transfer but can still be cancelled by its handle, and fails when the transport
+    /// shuts down.
+    struct WaitingRequest: Sendable {
+        /// For the error's attribution.
+        let method: HTTPRequest.Method
+        let url: String
+        /// Ends the wait with this error (cancelled, or shut down), exactly once, on the loop.
+        let end: @Sendable (RequestError) -> Void
     }
 
     /// The loop's lifecycle.
@@ -80,6 +97,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     // Queue-confined state (see the type's comment).
     /// Transfers in flight, by number; holding them here keeps curl's callback pointers valid.
     private var transfers: [UInt64: CurlTransfer] = [:]
+    /// Requests between attempts, by number.
+    private var waiting: [UInt64: WaitingRequest] = [:]
     /// The earliest moment an idle timeout could expire, in `MonotonicClock` nanoseconds.
     private var nextIdleCheck: UInt64?
 
@@ -150,7 +169,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     private func enqueue(_ command: Command) -> Bool? {
         inbox.withLock { inbox in
             switch (inbox.state, command) {
-            case (.closed, _), (.shuttingDown, .start): return nil
+            case (.closed, _), (.shuttingDown, .start), (.shuttingDown, .suspend): return nil
             default: break
             }
             inbox.commands.append(command)
@@ -224,8 +243,8 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// What the loop does after looking at the inbox.
     private enum NextStep {
-        /// Apply these commands (possibly none) and drive curl.
-        case drive([Command])
+        /// Apply these commands (possibly none), end waiting requests if shutting down, and drive curl.
+        case drive([Command], isShuttingDown: Bool)
         /// Nothing in flight, nothing asked: the loop is marked idle.
         case stop
         /// Nothing in flight during shutdown: the loop is marked closed; release curl, then notify.
@@ -236,14 +255,17 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// shutting down — when there are none and nothing is in flight.
     private func takeCommandsOrStop() -> [Command]? {
         let isIdle = transfers.isEmpty
+        let hasWaiting = !waiting.isEmpty
         let next: NextStep = inbox.withLock { inbox in
+            let isShuttingDown = inbox.state == .shuttingDown
             if !inbox.commands.isEmpty {
                 defer { inbox.commands.removeAll(keepingCapacity: true) }
-                return .drive(inbox.commands)
+                return .drive(inbox.commands, isShuttingDown: isShuttingDown)
             }
-            guard isIdle else { return .drive([]) }
+            guard isIdle, !(isShuttingDown && hasWaiting) else { return .drive([], isShuttingDown: isShuttingDown) }
+            // Requests waiting between attempts hold no thread: their timers or tasks wake the loop.
             inbox.isRunning = false
-            guard inbox.state == .shuttingDown else { return .stop }
+            guard isShuttingDown else { return .stop }
             // Released under the lock, so a later `shutdown` that sees `.closed` knows curl is gone.
             curl_multi_cleanup(multi)
             inbox.state = .closed
@@ -251,7 +273,8 @@ final class CurlMultiLoop: @unchecked Sendable {
             return .close(inbox.onClosed)
         }
         switch next {
-        case .drive(let commands):
+        case .drive(let commands, let isShuttingDown):
+            if isShuttingDown, !waiting.isEmpty { endWaiting(with: .transportShutDown, "the transport shut down while the request waited to be retried") }
             return commands
         case .stop:
             return nil
@@ -269,6 +292,8 @@ final class CurlMultiLoop: @unchecked Sendable {
             if let transfer = transfers[id] {
                 finish(transfer, .failure(RequestError(
                     .cancelled, "the request was cancelled", method: transfer.request.method, url: transfer.request.url)))
+            } else if let request = waiting.removeValue(forKey: id) {
+                request.end(RequestError(.cancelled, "the request was cancelled", method: request.method, url: request.url))
             }
         case .pauseReceiving(let id):
             transfers[id]?.pauseReceiving()
@@ -285,6 +310,26 @@ final class CurlMultiLoop: @unchecked Sendable {
                 finish(transfer, .failure(RequestError(
                     .cancelled, "all requests were cancelled", method: transfer.request.method, url: transfer.request.url)))
             }
+            endWaiting(with: .cancelled, "all requests were cancelled")
+        case .suspend(let id, let request):
+            suspend(id: id, request)
+        case .wake(let id, let next):
+            if waiting.removeValue(forKey: id) != nil { next() }
+        }
+    }
+
+    /// Records that request `id` waits between attempts. Call on the loop (inside an attempt's
+    /// `onComplete`), or submit ``Command/suspend(id:_:)`` from elsewhere.
+    func suspend(id: UInt64, _ request: WaitingRequest) {
+        waiting[id] = request
+    }
+
+    /// Ends every waiting request with an error of `code`.
+    private func endWaiting(with code: RequestError.Code, _ message: String) {
+        let ended = waiting
+        waiting.removeAll()
+        for request in ended.values {
+            request.end(RequestError(code, message, method: request.method, url: request.url))
         }
     }
 

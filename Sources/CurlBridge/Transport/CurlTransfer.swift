@@ -367,10 +367,13 @@ final class CurlTransfer {
         if let failure { return .failure(failure) }
         guard result == CURLE_OK else {
             let tls = CurlTLSContext(verifyResult: easy.info(long: CURLINFO_SSL_VERIFYRESULT), pinsCertificates: pinsCertificates)
-            return .failure(RequestError(
+            var error = RequestError(
                 curlResult: result, errorBuffer: easy.errorText, connectLimitApplied: connectLimitApplied,
                 proxyTunnelStatus: easy.info(long: CURLINFO_HTTP_CONNECTCODE), tls: tls)
-                .attributed(to: request.method, url: request.url))
+                .attributed(to: request.method, url: request.url)
+            // Whether the server had begun to answer: a retry policy re-sends only what it had not.
+            error.receivedResponseBytes = easy.info(long: CURLINFO_HEADER_SIZE) > 0
+            return .failure(error)
         }
         return .success(Response(
             status: .init(code: easy.info(long: CURLINFO_RESPONSE_CODE)),

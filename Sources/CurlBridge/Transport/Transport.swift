@@ -22,6 +22,8 @@ public final class Transport: Sendable {
     private let loop: Result<CurlMultiLoop, RequestError>
     /// What every request starts from, computed once from the configuration.
     private let requestDefaults: RequestDefaults
+    /// What every request's lifecycle needs, when curl could give us a loop.
+    private let lifecycleEnvironment: LifecycleEnvironment?
     /// The transport's cookies (see ``CookieJar``); `nil` when the configuration's
     /// ``Configuration/cookies`` is ``CookieStorage/disabled``, or curl could not be initialised.
     /// A ``CookieStorage/persistent(file:)`` jar has loaded its file by the time the transport
@@ -34,14 +36,18 @@ public final class Transport: Sendable {
     ///   ``Configuration``.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        self.requestDefaults = RequestDefaults(configuration)
+        let defaults = RequestDefaults(configuration)
+        self.requestDefaults = defaults
         do throws(RequestError) {
             let share = configuration.cookies.usesCookieEngine ? try CurlCookieShare() : nil
-            loop = .success(try CurlMultiLoop(label: "CurlBridge.Transport", configuration: configuration, cookieShare: share))
+            let loop = try CurlMultiLoop(label: "CurlBridge.Transport", configuration: configuration, cookieShare: share)
+            self.loop = .success(loop)
+            lifecycleEnvironment = LifecycleEnvironment(loop: loop, defaults: defaults, configuration: configuration)
             cookies = share.map { CookieJar(share: $0, storage: configuration.cookies, logger: configuration.logger) }
         } catch {
             configuration.logger.error("libcurl could not be initialised: \(error)")
             loop = .failure(error)
+            lifecycleEnvironment = nil
             cookies = nil
         }
         cookies?.loadConfiguredFile()
@@ -54,12 +60,13 @@ public final class Transport: Sendable {
     /// Starts `request`; `events` report its progress and, exactly once, its outcome.
     ///
     /// A request that cannot be sent (a building problem, an invalid URL, a shut-down transport)
-    /// completes before this returns, on the calling thread, and gets no handle.
+    /// completes before this returns, on the calling thread, and gets no handle — unless it has
+    /// adapters, which run first, in a task.
     ///
     /// - Returns: A handle to cancel, pause or resume the transfer, or `nil` if it already completed.
     @discardableResult
     func start(_ request: Request, events: TransferEvents) -> TransferHandle? {
-        start(request, events: events) { loop, command, _ in loop.submit(command) }
+        start(request, events: events, onStart: { _ in }) { loop, command, _ in loop.submit(command) }
     }
 
     /// Like ``start(_:events:)``, but when the transport is idle the calling thread drives curl
@@ -73,58 +80,56 @@ public final class Transport: Sendable {
     func startDriving(
         _ request: Request, events: TransferEvents, onStart: (TransferHandle) -> Void = { _ in }, until isFinished: () -> Bool
     ) -> TransferHandle? {
-        start(request, events: events) { loop, command, handle in
+        start(request, events: events, onStart: onStart) { loop, command, handle in
             loop.submitAndDrive(command, enqueued: { onStart(handle) }, until: isFinished)
         }
     }
 
-    /// Prepares `request` and hands it to the loop through `submit`, or completes it at once.
+    /// Prepares `request` and hands it to the loop through `submit` — inside a
+    /// ``RequestLifecycle`` when it needs one — or completes it at once.
     private func start(
-        _ request: Request, events: TransferEvents,
+        _ request: Request, events: TransferEvents, onStart: (TransferHandle) -> Void,
         submit: (CurlMultiLoop, CurlMultiLoop.Command, TransferHandle) -> Bool
     ) -> TransferHandle? {
-        let loop: CurlMultiLoop
-        switch self.loop {
-        case .success(let running): loop = running
-        case .failure(let error):
-            events.onComplete(.failure(error.attributed(to: request.method, url: request.url)))
-            return nil
-        }
-        let prepared: PreparedRequest
-        switch request.prepared(with: requestDefaults) {
-        case .success(let ready): prepared = ready
-        case .failure(let problem):
-            events.onComplete(.failure(problem))
+        guard case .success(let loop) = self.loop, let environment = lifecycleEnvironment else {
+            if case .failure(let error) = self.loop { events.onComplete(.failure(error.attributed(to: request.method, url: request.url))) }
             return nil
         }
         let id = loop.makeTransferID()
         let handle = TransferHandle(id: id, loop: loop)
-        let attemptEvents = lifecycleEvents(for: request, prepared: prepared, id: id, loop: loop, events: events)
-        guard submit(loop, .start(id: id, request: prepared, events: attemptEvents), handle) else {
-            events.onComplete(.failure(RequestError(
-                .transportShutDown, "the transport has been shut down", method: prepared.method, url: prepared.url)))
+        let shutDown = RequestError(.transportShutDown, "the transport has been shut down", method: request.method, url: request.url)
+        guard environment.needsLifecycle(request) else {
+            let prepared: PreparedRequest
+            switch request.prepared(with: requestDefaults) {
+            case .success(let ready): prepared = ready
+            case .failure(let problem):
+                events.onComplete(.failure(problem))
+                return nil
+            }
+            guard submit(loop, .start(id: id, request: prepared, events: events), handle) else {
+                events.onComplete(.failure(shutDown))
+                return nil
+            }
+            return handle
+        }
+        let lifecycle = RequestLifecycle(request: request, id: id, environment: environment, events: events)
+        switch lifecycle.begin() {
+        case .completed:
             return nil
+        case .start(let prepared, let attemptEvents):
+            guard submit(loop, .start(id: id, request: prepared, events: attemptEvents), handle) else {
+                lifecycle.finish(.failure(shutDown))
+                return nil
+            }
+        case .adapt(let waiting):
+            guard loop.submit(.suspend(id: id, waiting)) else {
+                lifecycle.finish(.failure(shutDown))
+                return nil
+            }
+            onStart(handle)
+            lifecycle.adaptFirstAttempt()
         }
         return handle
-    }
-
-    /// The events of the request's first attempt: `events` wrapped by a ``RequestLifecycle`` that
-    /// follows redirects, or `events` itself when the request follows none.
-    private func lifecycleEvents(
-        for request: Request, prepared: PreparedRequest, id: UInt64, loop: CurlMultiLoop, events: TransferEvents
-    ) -> TransferEvents {
-        let policy = request.redirectPolicy ?? configuration.redirects
-        guard policy.maximumHops > 0 else { return events }
-        let defaults = requestDefaults
-        return RequestLifecycle(
-            request: request, prepared: prepared, policy: policy, defaultHeaders: configuration.defaultHeaders,
-            events: events
-        ) { next, events in
-            switch next.prepared(with: defaults) {
-            case .success(let ready): loop.startNextAttempt(id: id, request: ready, events: events)
-            case .failure(let problem): events.onComplete(.failure(problem))
-            }
-        }.events
     }
 
     /// How many requests are in flight (started in curl and not yet completed).

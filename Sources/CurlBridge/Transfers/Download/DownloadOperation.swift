@@ -266,7 +266,8 @@ final class DownloadOperation: Sendable {
         return .success(DownloadResponse(
             status: response.status, headerFields: response.headerFields, fileURL: destination,
             bytesWritten: state.written, resumedFromOffset: state.resumedFrom, sha256: digest,
-            url: response.url, httpVersion: response.httpVersion, metrics: response.metrics, redirects: response.redirects))
+            url: response.url, httpVersion: response.httpVersion, metrics: response.metrics, redirects: response.redirects,
+            attempts: response.attempts))
     }
 
     /// Resume data for the partial file after a failure, closing (and keeping) the file; `nil`

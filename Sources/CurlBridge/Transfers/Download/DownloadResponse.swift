@@ -24,14 +24,17 @@ public struct DownloadResponse: Sendable, Equatable {
     public var httpVersion: HTTPVersion
     /// Timings, sizes and connection facts of the last attempt, from curl.
     public var metrics: TransferMetrics
+    /// Every attempt made to get this download, first to last (one, unless it was retried).
+    public var attempts: [AttemptRecord]
 
     /// Creates a download response.
     public init(
         status: HTTPResponse.Status, headerFields: HTTPFields, fileURL: URL, bytesWritten: Int64,
         resumedFromOffset: Int64, sha256: String?, url: String, httpVersion: HTTPVersion, metrics: TransferMetrics,
-        redirects: [RedirectHop] = []
+        redirects: [RedirectHop] = [], attempts: [AttemptRecord] = []
     ) {
         self.redirects = redirects
+        self.attempts = attempts
         self.status = status
         self.headerFields = headerFields
         self.fileURL = fileURL
