@@ -19,9 +19,10 @@ import Tracing
 /// ```
 ///
 /// - The span's parent is the task-local `ServiceContext.current` of the task that runs the first
-///   adapter. ``AsyncClient`` runs it in a task created from the caller's, so an `async` caller's
-///   span is the parent; ``BlockingClient`` and ``CallbackClient`` calls have no task to inherit
-///   from, and their spans are roots of their own traces.
+///   adapter, which the transport creates on the thread that sends the request: an
+///   ``AsyncClient`` caller's span is the parent, and so is that of a task calling
+///   ``CallbackClient``; a ``BlockingClient`` call (never made inside a task) and a callback call
+///   from plain threads or queues start a root span, a trace of their own.
 /// - Attributes: `http.request.method` (`_OTHER` and `http.request.method_original` for unknown
 ///   methods), `url.full` (user info and sensitive query values replaced by `REDACTED`),
 ///   `server.address`, `server.port`; on completion `http.response.status_code`,
@@ -33,16 +34,22 @@ import Tracing
 ///   description holds the URL unredacted.
 /// - The propagation headers are whatever the instrument writes (`traceparent` and `tracestate`
 ///   for W3C trace context), set with ``HTTPFieldsInjector``, replacing earlier values.
-/// - Spans are kept by request id until the request completes; a request that fails before any
-///   adapter ran has no span. Request ids are numbered per transport: give each ``Transport`` its
-///   own instance.
+/// - Spans are kept by request id until the request completes; a request that fails or is
+///   cancelled before its first attempt's adapters reach this one has no span. Request ids are
+///   numbered per transport: give each ``Transport`` its own instance.
 public final class TracingInterceptor: RequestInterceptor, EventMonitor {
     /// The queue the monitor methods run on.
     public let queue: DispatchQueue
     private let tracer: (any Tracer)?
     private let baseURL: URL?
     private let sensitiveQueryNames: Set<String>
-    private let spans = Mutex<[UInt64: RequestSpan]>([:])
+    private let state = Mutex(State())
+
+    /// The open spans, and the requests that completed before any span started.
+    private struct State {
+        var spans: [UInt64: RequestSpan] = [:]
+        var completedWithoutSpan = RecentIDs(capacity: 4096)
+    }
 
     /// A request's span and what its completion reports about resends.
     private struct RequestSpan {
@@ -80,32 +87,41 @@ public final class TracingInterceptor: RequestInterceptor, EventMonitor {
         LoggingOptions.standardSensitiveQueryNames.union(["awsaccesskeyid", "x-goog-signature"])
 
     /// How many requests have a span that has not ended yet.
-    public var openSpanCount: Int { spans.withLock { $0.count } }
+    public var openSpanCount: Int { state.withLock { $0.spans.count } }
 
     // MARK: RequestAdapter
 
     /// Starts the request's span before its first attempt, and writes the span's context into the
     /// request's headers before every attempt.
+    ///
+    /// A request cancelled while its adapters run completes at once, so this may run after
+    /// ``requestDidComplete(_:id:result:duration:)``: then it starts no span. It knows from a
+    /// cancelled task, or from the request's id among the last 4096 that completed without a span
+    /// (both checked under the lock that completion takes to remove a span).
     public func adapt(_ request: Request, for context: AttemptContext) async throws -> Request {
-        let span = spans.withLock { $0[context.requestID]?.span } ?? startSpan(for: request, id: context.requestID)
+        let parent = ServiceContext.current ?? .topLevel
+        let span = state.withLock { state -> (any Span)? in
+            if let existing = state.spans[context.requestID] { return existing.span }
+            guard !state.completedWithoutSpan.remove(context.requestID), !Task.isCancelled else { return nil }
+            let span = startSpan(for: request, parent: parent)
+            state.spans[context.requestID] = RequestSpan(span: span)
+            return span
+        }
+        guard let span else { return request }
         var adapted = request
         let instrument: any Instrument = tracer ?? InstrumentationSystem.instrument
         instrument.inject(span.context, into: &adapted.headerFields, using: HTTPFieldsInjector())
         return adapted
     }
 
-    /// Starts and keeps the span of request `id`, a child of the current task's context.
-    private func startSpan(for request: Request, id: UInt64) -> any Span {
+    /// A new client span for `request`, child of `parent`, with the request's attributes.
+    private func startSpan(for request: Request, parent: ServiceContext) -> any Span {
         let tracer = self.tracer ?? InstrumentationSystem.tracer
-        let span = tracer.startSpan(
-            HTTPClientSpanAttributes.spanName(for: request.method),
-            context: ServiceContext.current ?? .topLevel,
-            ofKind: .client)
+        let span = tracer.startSpan(HTTPClientSpanAttributes.spanName(for: request.method), context: parent, ofKind: .client)
         if span.isRecording {
             let target = RequestTarget(request, baseURL: baseURL, sensitiveQueryNames: sensitiveQueryNames)
             span.attributes.merge(HTTPClientSpanAttributes.request(request, target: target))
         }
-        spans.withLock { $0[id] = RequestSpan(span: span) }
         return span
     }
 
@@ -149,7 +165,12 @@ public final class TracingInterceptor: RequestInterceptor, EventMonitor {
     /// Sets the outcome's attributes and status on the span, and ends it; a request that failed
     /// before any attempt has none.
     public func requestDidComplete(_ request: Request, id: UInt64, result: Result<Response, RequestError>, duration: Duration) {
-        guard let entry = spans.withLock({ $0.removeValue(forKey: id) }) else { return }
+        let entry = state.withLock { state in
+            let entry = state.spans.removeValue(forKey: id)
+            if entry == nil { state.completedWithoutSpan.insert(id) }
+            return entry
+        }
+        guard let entry else { return }
         let span = entry.span
         if span.isRecording {
             var attributes = HTTPClientSpanAttributes.outcome(result)
@@ -162,14 +183,14 @@ public final class TracingInterceptor: RequestInterceptor, EventMonitor {
 
     /// The open span of request `id`.
     private func span(of id: UInt64) -> (any Span)? {
-        spans.withLock { $0[id]?.span }
+        state.withLock { $0.spans[id]?.span }
     }
 
     /// Counts a resend of request `id` and returns its span.
     private func countResend(of id: UInt64) -> (any Span)? {
-        spans.withLock { spans in
-            spans[id]?.resends += 1
-            return spans[id]?.span
+        state.withLock { state in
+            state.spans[id]?.resends += 1
+            return state.spans[id]?.span
         }
     }
 }

@@ -169,6 +169,31 @@ struct TelemetryUnitTests {
         #expect(tracing.openSpanCount == 0)
     }
 
+    @Test func adapterRunningAfterItsRequestCompletedStartsNoSpan() async throws {
+        let tracer = W3CTestTracer()
+        let tracing = TracingInterceptor(tracer: tracer)
+        tracing.requestDidComplete(.get("http://h/"), id: 5, result: .failure(RequestError(.cancelled, "cancelled")), duration: .zero)
+        let adapted = try await tracing.adapt(.get("http://h/"), for: AttemptContext(requestID: 5, attempt: 1, previousAttempts: []))
+        #expect(adapted.headerFields.isEmpty)
+        #expect(tracing.openSpanCount == 0)
+        #expect(tracer.recorded.activeSpans.isEmpty && tracer.recorded.finishedSpans.isEmpty)
+    }
+
+    @Test func recentIDsForgetTheOldestBeyondCapacity() {
+        var ids = RecentIDs(capacity: 3)
+        for id in 1...5 as ClosedRange<UInt64> { ids.insert(id) }
+        #expect(ids.count == 3)
+        let forgotten = [ids.remove(1), ids.remove(2)]
+        #expect(forgotten == [false, false])
+        let remembered = ids.remove(4)
+        #expect(remembered)
+        ids.insert(6)
+        ids.insert(7)
+        #expect(ids.count == 3)
+        let latest = [ids.remove(5), ids.remove(6), ids.remove(7)]
+        #expect(latest == [true, true, true])
+    }
+
     @Test func configurationHelpersInstallTheTypesWhereTheyAct() {
         var configuration = Configuration(baseURL: URL(string: "http://h/"))
         configuration.enableMetrics(factory: TestMetrics())
