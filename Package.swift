@@ -90,6 +90,7 @@ let package = Package(
             dependencies: [
                 "CurlBridge", "CCurl", "CurlBridgeTestServer", "CurlBridgeTelemetry",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]

@@ -107,4 +107,9 @@ static const long ccurl_auth_basic = (long)CURLAUTH_BASIC;
 static const long ccurl_auth_digest = (long)CURLAUTH_DIGEST;
 static const long ccurl_auth_ntlm = (long)CURLAUTH_NTLM;
 
+// curl's verbose output (CURLOPT_DEBUGFUNCTION), for trace-level logging.
+static inline CURLcode ccurl_easy_setopt_debug_function(CURL *handle, curl_debug_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_DEBUGFUNCTION, callback);
+}
+
 #endif

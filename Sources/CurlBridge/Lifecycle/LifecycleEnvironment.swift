@@ -33,5 +33,6 @@ final class LifecycleEnvironment: Sendable {
         (request.redirectPolicy ?? redirects).maximumHops > 0
             || (request.retryPolicy ?? retryPolicy).maximumAttempts > 1
             || !interceptors.isEmpty || !request.interceptors.isEmpty || !monitors.isEmpty
+            || defaults.logging.logsAttempts(of: request)
     }
 }

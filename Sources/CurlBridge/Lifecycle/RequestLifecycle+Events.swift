@@ -150,6 +150,7 @@ extension RequestLifecycle {
     private func notifyRedirect(_ hop: RedirectHop) {
         let id = self.id
         monitors.notify { $0.didRedirect(hop, id: id) }
+        log?.redirected(hop)
     }
 
     /// Starts the next hop of the running attempt with what is left of the total timeout.

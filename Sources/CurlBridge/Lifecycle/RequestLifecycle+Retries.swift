@@ -35,6 +35,7 @@ extension RequestLifecycle {
             outcome = .failure(error)
         }
         let record = recordAttempt(outcome.recorded)
+        log?.attemptEnded(attempt: record.number, outcome: result, duration: record.duration)
         switch outcome {
         case .response(let response) where response.status.code < 400:
             return finish(result)
@@ -126,6 +127,7 @@ extension RequestLifecycle {
         }
         let id = self.id
         monitors.notify { $0.didScheduleRetry(after: record, delay: delay, id: id) }
+        log?.retryScheduled(after: record, delay: delay)
         let loop = environment.loop
         loop.suspend(id: id, waitingRequest)
         let nanoseconds = Int(min(max(0, delay.seconds) * 1e9, Double(Int.max / 2)))

@@ -77,6 +77,8 @@ final class RequestLifecycle: Sendable {
     /// The request's own retriers first, then the client-wide ones.
     let retriers: [any RequestRetrier]
     let monitors: MonitorHub
+    /// The request's `debug` lines; `nil` when its logger is above `debug`.
+    let log: RequestLog?
     /// When the request started (`MonotonicClock` nanoseconds).
     let startedAt: UInt64
     /// When the total timeout runs out for all attempts, if it has one.
@@ -94,6 +96,7 @@ final class RequestLifecycle: Sendable {
         adapters = environment.interceptors + request.interceptors
         retriers = request.interceptors + environment.interceptors
         monitors = MonitorHub(monitors: environment.monitors)
+        log = RequestLog(logger: environment.defaults.logging.logger, options: environment.defaults.logging.options, request: request, id: id)
         let now = MonotonicClock.now
         startedAt = now
         let total = environment.defaults.timeouts.overridden(by: request.timeouts).total
@@ -217,6 +220,7 @@ final class RequestLifecycle: Sendable {
         }
         let (id, adapted) = (self.id, request)
         monitors.notify { $0.attemptDidStart(adapted, id: id, attempt: attempt) }
+        log?.attemptStarted(adapted, attempt: attempt, url: prepared.url)
         return prepared
     }
 
@@ -250,6 +254,7 @@ final class RequestLifecycle: Sendable {
         let id = self.id
         let duration = Duration.nanoseconds(Int64(MonotonicClock.now &- startedAt))
         monitors.notify { [result] in $0.requestDidComplete(request, id: id, result: result, duration: duration) }
+        log?.completed(result, attempts: records.count, duration: duration)
         downstream.onComplete(result)
     }
 

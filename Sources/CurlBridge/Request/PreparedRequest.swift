@@ -26,6 +26,8 @@ struct PreparedRequest: Sendable {
     let usesCookieJar: Bool
     /// What libcurl answers an authentication challenge with (Digest, NTLM), if anything.
     let authentication: CurlAuthentication?
+    /// How its transfer logs curl's verbose output; `nil` unless its logger is at `trace` level.
+    let trace: CurlTrace?
 
     /// Whether the body is a multipart form.
     var isMultipart: Bool {
@@ -49,6 +51,7 @@ struct RequestDefaults: Sendable {
     let maximumBodySize: Int
     let credentials: [Credential.Origin: Credential]
     let allowsCredentialsOverPlainHTTP: Bool
+    let logging: RequestLogDefaults
 
     init(_ configuration: Configuration) {
         baseURL = configuration.baseURL.map(Self.directoryURL)
@@ -59,6 +62,7 @@ struct RequestDefaults: Sendable {
         maximumBodySize = configuration.maximumBodySize
         credentials = configuration.credentials
         allowsCredentialsOverPlainHTTP = configuration.allowsCredentialsOverPlainHTTP
+        logging = RequestLogDefaults(configuration)
     }
 }
 
@@ -109,7 +113,10 @@ extension Request {
             accept: headerFields.first { $0.name == .accept }?.value
                 ?? (omitsDefaultHeaders ? nil : defaults.headerLines.first { $0.name == .accept }?.value),
             usesCookieJar: usesCookieJar,
-            authentication: authentication.challenge
+            authentication: authentication.challenge,
+            trace: curlTrace(
+                url: resolvedURL, headerLines: authentication.headerLines, challenge: authentication.challenge,
+                defaults: defaults.logging)
         ))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Logging
 
 /// An HTTP request, built fluently and sent by any of the three clients.
 ///
@@ -59,6 +60,9 @@ public struct Request: Sendable {
     /// Adapters and retriers for this request only, after the configuration's; see
     /// ``intercepted(by:)``.
     public var interceptors: [any RequestInterceptor]
+    /// The logger for this request, replacing the configuration's; `nil` (the default) uses
+    /// ``Configuration/logger``. See ``logger(_:)``.
+    public var logger: Logger?
 
     /// Creates a request with a standard or custom method.
     ///
@@ -83,6 +87,7 @@ public struct Request: Sendable {
         self.retryPolicy = nil
         self.isMarkedIdempotent = false
         self.interceptors = []
+        self.logger = nil
     }
 
     /// Creates a request with a method given by name, such as `"PROPFIND"`.

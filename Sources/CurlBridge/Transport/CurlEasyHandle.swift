@@ -19,6 +19,9 @@ final class CurlEasyHandle {
     private var mime: OpaquePointer?
     /// Blobs curl reads without a copy of its own (TLS certificates and keys), released after the handle.
     private var retainedBlobs: [CurlBlob] = []
+    /// Where curl's verbose output goes (`CURLOPT_DEBUGDATA`), released after the handle; `nil`
+    /// unless the request's logger is at `trace` level (see ``enableTrace(_:)``).
+    var traceLog: CurlTraceLog?
 
     /// Creates an easy handle with its error buffer installed.
     ///

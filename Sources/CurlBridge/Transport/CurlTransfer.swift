@@ -76,6 +76,7 @@ final class CurlTransfer {
         try options.applyCookiesAndProxy(to: easy, request: request)
         try configureRequest()
         try installCallbacks()
+        if let trace = request.trace { try easy.enableTrace(CurlTraceLog(trace, requestID: id)) }
     }
 
     deinit {
