@@ -6,6 +6,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "CurlBridge", targets: ["CurlBridge"]),
+        // swift-metrics and swift-distributed-tracing over the core's event monitors and adapters,
+        // apart so that the core library does not depend on them.
+        .library(name: "CurlBridgeTelemetry", targets: ["CurlBridgeTelemetry"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
@@ -16,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.25.0"),
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
     ],
     targets: [
         // libcurl, found through pkg-config, with typed wrappers for its variadic calls.
@@ -31,6 +36,17 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // Metrics and tracing for CurlBridge: an event monitor and an interceptor, public API only.
+        .target(
+            name: "CurlBridgeTelemetry",
+            dependencies: [
+                "CurlBridge",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
             ]
         ),
         // Embedded loopback HTTP server for tests and examples; not part of the library product.
@@ -72,9 +88,11 @@ let package = Package(
         .testTarget(
             name: "CurlBridgeTests",
             dependencies: [
-                "CurlBridge", "CCurl", "CurlBridgeTestServer",
+                "CurlBridge", "CCurl", "CurlBridgeTestServer", "CurlBridgeTelemetry",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
         ),
     ],
