@@ -98,6 +98,9 @@ public final class TracingInterceptor: RequestInterceptor, EventMonitor {
     /// ``requestDidComplete(_:id:result:duration:)``: then it starts no span. It knows from a
     /// cancelled task, or from the request's id among the last 4096 that completed without a span
     /// (both checked under the lock that completion takes to remove a span).
+    /// `false`: the tracer only adapts, so traced requests skip the retry machinery.
+    public var decidesRetries: Bool { false }
+
     public func adapt(_ request: Request, for context: AttemptContext) async throws -> Request {
         let parent = ServiceContext.current ?? .topLevel
         let span = state.withLock { state -> (any Span)? in

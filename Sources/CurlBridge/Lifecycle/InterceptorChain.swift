@@ -7,6 +7,8 @@ enum InterceptorChain {
     ) async -> Result<Request, RequestError> {
         var adapted = request
         for adapter in adapters {
+            // The request ended (cancelled, timed out) while an earlier adapter ran: stop here.
+            if Task.isCancelled { return .failure(RequestError(.cancelled, "the request ended while its adapters ran")) }
             do {
                 adapted = try await adapter.adapt(adapted, for: context)
             } catch {

@@ -62,7 +62,7 @@ extension RequestLifecycle {
             let decision = await InterceptorChain.decide(after: outcome, of: request, with: retriers, context: context)
             loop.submit(.wake(id: id) { self.apply(decision, after: outcome, result: result) })
         }
-        state.withLock { $0.task = task }
+        keep(task)
     }
 
     /// Acts on the retriers' decision; with none, the policy decides.

@@ -190,7 +190,17 @@ final class RequestLifecycle: Sendable {
                 }
             })
         }
-        state.withLock { $0.task = task }
+        keep(task)
+    }
+
+    /// Records the task running the request's interceptors, so that ending the request cancels
+    /// it; cancels it at once if the request already ended (a cancel that came first).
+    func keep(_ task: Task<Void, Never>) {
+        let ended = state.withLock { state in
+            if !state.isComplete { state.task = task }
+            return state.isComplete
+        }
+        if ended { task.cancel() }
     }
 
     /// The context adapters and retriers see for the running attempt.
