@@ -160,15 +160,10 @@ extension RequestLifecycle {
 
     /// Starts the next hop of the running attempt with what is left of the total timeout.
     private func follow(_ request: Request) {
-        var next = request
-        if let deadline {
-            let now = MonotonicClock.now
-            guard now < deadline else {
-                attemptEnded(.failure(RequestError(
-                    .totalTimedOut, "the total timeout ran out while following redirects", method: next.method, url: next.url)))
-                return
-            }
-            next.timeouts.total = .nanoseconds(Int64(deadline - now))
+        guard let next = withTimeLeft(request) else {
+            attemptEnded(.failure(RequestError(
+                .totalTimedOut, "the total timeout ran out while following redirects", method: request.method, url: request.url)))
+            return
         }
         state.withLock { state in
             state.request = next

@@ -223,18 +223,23 @@ final class RequestLifecycle: Sendable {
         environment.loop.startNextAttempt(id: id, request: prepared, events: attemptEvents)
     }
 
+    /// `request` with what is left of the total timeout as its own; `nil` if none is left.
+    func withTimeLeft(_ request: Request) -> Request? {
+        guard let deadline else { return request }
+        let now = MonotonicClock.now
+        guard now < deadline else { return nil }
+        var request = request
+        request.timeouts.total = .nanoseconds(Int64(deadline - now))
+        return request
+    }
+
     /// Gives `request` what is left of the total timeout, prepares it, and records it as the
     /// running attempt's; reports the failure and returns `nil` if it cannot be sent.
     private func prepareAttempt(_ request: Request) -> PreparedRequest? {
-        var request = request
-        if let deadline {
-            let now = MonotonicClock.now
-            guard now < deadline else {
-                finish(.failure(RequestError(
-                    .totalTimedOut, "the total timeout ran out before the next attempt", method: request.method, url: request.url)))
-                return nil
-            }
-            request.timeouts.total = .nanoseconds(Int64(deadline - now))
+        guard let request = withTimeLeft(request) else {
+            finish(.failure(RequestError(
+                .totalTimedOut, "the total timeout ran out before the next attempt", method: request.method, url: request.url)))
+            return nil
         }
         let prepared: PreparedRequest
         switch request.prepared(with: environment.defaults) {

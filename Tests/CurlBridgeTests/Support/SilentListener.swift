@@ -51,7 +51,7 @@ final class RefusingPort: Sendable {
 }
 
 /// A TCP socket bound to 127.0.0.1 on a free port, and that port.
-private func bindLoopbackSocket() throws -> (descriptor: Int32, port: Int) {
+func bindLoopbackSocket() throws -> (descriptor: Int32, port: Int) {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
