@@ -36,7 +36,7 @@ import Tracing
 ///   for W3C trace context), set with ``HTTPFieldsInjector``, replacing earlier values.
 /// - Spans are kept by request id until the request completes; a request that fails or is
 ///   cancelled before its first attempt's adapters reach this one has no span. Request ids are
-///   numbered per transport: give each ``Transport`` its own instance.
+///   unique in the process, so one instance may serve several transports.
 public final class TracingInterceptor: RequestInterceptor, EventMonitor {
     /// The queue the monitor methods run on.
     public let queue: DispatchQueue

@@ -1,7 +1,7 @@
 /// Where a request is in its lifecycle, for adapters and retriers.
 public struct AttemptContext: Sendable {
-    /// The request's number within its transport: the same for all its attempts and redirects,
-    /// and the `curlbridge.request_id` of its log lines.
+    /// The request's number, unique in the process: the same for all its attempts and redirects,
+    /// the `id` event monitors receive, and the `curlbridge.request_id` of its log lines.
     public let requestID: UInt64
     /// The attempt about to start (adapters) or just ended (retriers), from 1.
     public let attempt: Int

@@ -89,8 +89,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     private let easyOptions: CurlEasyOptions
     /// Commands and the running flag, shared with other threads.
     private let inbox = Mutex(Inbox())
-    /// Source of transfer numbers.
-    private let nextID = Atomic<UInt64>(1)
+    /// Source of transfer numbers, shared by every loop in the process, so that a request id
+    /// (what monitors, interceptors and log lines see) is unique across transports.
+    private static let nextID = Atomic<UInt64>(1)
     /// Transfers added to curl and not yet finished, readable from any thread.
     private let inFlight = Atomic<Int>(0)
 
@@ -136,7 +137,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// A new transfer number.
     func makeTransferID() -> UInt64 {
-        nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+        Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
     }
 
     /// Hands `command` to the loop, from any thread.
