@@ -29,8 +29,8 @@ import Testing
     @Test func transferWaitingForAConnectionIsNotIdle() async throws {
         // One connection per host: the second request waits ~5 s for it, far longer than its 2 s
         // idle limit; the idle clock must start only once it is connected. (The loop re-arms a
-        // waiting transfer's idle clock at each idle check, not when it connects: 5 s puts the
-        // hand-over halfway between two checks, leaving the answer a second to arrive.)
+        // waiting transfer's idle clock at each idle check, and restarts it at the first check
+        // that finds it connected, so the answer always has a whole idle period to arrive.)
         let transport = Fixture.transport(try await Fixture.server()) { $0.connectionLimits.perHost = 1 }
         let (firstOutcome, first) = AsyncStream<Result<Response, RequestError>>.makeStream()
         let (secondOutcome, second) = AsyncStream<Result<Response, RequestError>>.makeStream()

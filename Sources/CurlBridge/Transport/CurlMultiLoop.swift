@@ -405,6 +405,15 @@ final class CurlMultiLoop: @unchecked Sendable {
             if !transfer.hasConnected {
                 // Waiting for a connection or connecting: the idle clock starts once connected.
                 transfer.noteActivity()
+                transfer.waitedForConnection = true
+                scheduleIdleCheck(for: transfer)
+            } else if transfer.waitedForConnection {
+                // Connected since the last check, after waiting for a connection: start the clock
+                // now. curl's connection moment of a transfer it queued for a free connection does
+                // not count from when the wait ended, so it cannot be trusted here; starting late
+                // only makes the limit more lenient, once.
+                transfer.waitedForConnection = false
+                transfer.noteActivity()
                 scheduleIdleCheck(for: transfer)
             } else if now - min(now, transfer.idleSince) >= idle {
                 finish(transfer, .failure(RequestError(

@@ -56,6 +56,10 @@ final class CurlTransfer {
         return max(lastActivity, startedAt &+ connectedAfter)
     }
 
+    /// Whether an idle check found the transfer still waiting for a connection (the loop starts
+    /// its idle clock at the first check that finds it connected).
+    var waitedForConnection = false
+
     /// Restarts the idle clock.
     func noteActivity() {
         lastActivity = MonotonicClock.now
