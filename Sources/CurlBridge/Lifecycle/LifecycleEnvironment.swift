@@ -11,8 +11,7 @@ final class LifecycleEnvironment: Sendable {
     /// The client-wide policies and hooks.
     let redirects: RedirectPolicy
     let retryPolicy: RetryPolicy
-    let interceptors: [any RequestInterceptor]
-    /// The interceptors that adapt, and those that decide retries.
+    /// The configuration's interceptors that adapt, and those that decide retries.
     let adapters: [any RequestAdapter]
     let retriers: [any RequestRetrier]
     let monitors: [any EventMonitor]
@@ -25,7 +24,6 @@ final class LifecycleEnvironment: Sendable {
         defaultHeaders = configuration.defaultHeaders
         redirects = configuration.redirects
         retryPolicy = configuration.retryPolicy
-        interceptors = configuration.interceptors
         adapters = configuration.interceptors.filter(\.adaptsRequests)
         retriers = configuration.interceptors.filter(\.decidesRetries)
         monitors = configuration.eventMonitors
@@ -37,7 +35,7 @@ final class LifecycleEnvironment: Sendable {
     func needsLifecycle(_ request: Request) -> Bool {
         (request.redirectPolicy ?? redirects).maximumHops > 0
             || (request.retryPolicy ?? retryPolicy).maximumAttempts > 1
-            || !interceptors.isEmpty || !request.interceptors.isEmpty || !monitors.isEmpty
+            || !adapters.isEmpty || !retriers.isEmpty || !request.interceptors.isEmpty || !monitors.isEmpty
             || defaults.logging.logsAttempts(of: request)
     }
 }

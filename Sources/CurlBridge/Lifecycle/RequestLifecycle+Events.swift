@@ -52,12 +52,7 @@ extension RequestLifecycle {
                 state.withLock { $0.held = HeldResponse(head: head) }
                 return nil
             }
-            var head = head
-            head.redirects = state.withLock { state in
-                state.consumerHasResponse = true
-                return state.hops
-            }
-            return downstream.onResponseHead?(head)
+            return handOver(head)
         case .follow(let next, let hop):
             state.withLock {
                 $0.pendingFollow = next
@@ -72,7 +67,8 @@ extension RequestLifecycle {
 
     private func receiveChunk(_ chunk: UnsafeRawBufferPointer) -> BodyChunkVerdict {
         enum Route {
-            case consumer
+            /// To the consumer, after the held bytes it has not taken yet, if any.
+            case consumer(replay: Data?)
             case drain
             case stopDraining
             case held
@@ -84,7 +80,7 @@ extension RequestLifecycle {
                 state.drainAborted = state.drainedBytes > Self.drainLimit
                 return state.drainAborted ? .stopDraining : .drain
             }
-            guard var held = state.held else { return .consumer }
+            guard var held = state.held else { return .consumer(replay: state.replay) }
             guard held.body.count + chunk.count > Self.holdLimit else {
                 held.body.append(contentsOf: chunk)
                 state.held = held
@@ -94,7 +90,6 @@ extension RequestLifecycle {
             // and it is not retried.
             state.held = nil
             state.replay = held.body
-            state.consumerHasResponse = true
             return .release(held)
         }
         switch route {
@@ -103,19 +98,17 @@ extension RequestLifecycle {
         case .stopDraining:
             return .fail(RequestError(.cancelled, "stopped draining a redirect body larger than \(Self.drainLimit) bytes"))
         case .release(let held):
-            var head = held.head
-            head.redirects = state.withLock { $0.hops }
-            if let refusal = downstream.onResponseHead?(head) { return .fail(refusal) }
-            return deliverReplayThen(chunk)
-        case .consumer:
-            return deliverReplayThen(chunk)
+            if let refusal = handOver(held.head) { return .fail(refusal) }
+            return deliver(chunk, after: held.body)
+        case .consumer(let replay):
+            return deliver(chunk, after: replay)
         }
     }
 
-    /// Offers the consumer any held bytes it has not taken, then `chunk`.
-    private func deliverReplayThen(_ chunk: UnsafeRawBufferPointer) -> BodyChunkVerdict {
+    /// Offers the consumer `replay` — held bytes it has not taken yet — if any, then `chunk`.
+    private func deliver(_ chunk: UnsafeRawBufferPointer, after replay: Data?) -> BodyChunkVerdict {
         guard let onBodyChunk = downstream.onBodyChunk else { return .accept }
-        if let replay = state.withLock({ $0.replay }) {
+        if let replay {
             let verdict = replay.withUnsafeBytes { onBodyChunk($0) }
             guard case .accept = verdict else { return verdict }
             state.withLock { $0.replay = nil }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 extension RequestLifecycle {
@@ -10,6 +9,9 @@ extension RequestLifecycle {
     /// Whether the body, if any, can be sent again.
     private var isRewindable: Bool { original.body?.isRewindable ?? true }
 
+    /// Whether the policy may send the request again: an idempotent method, or a request marked so.
+    private var isIdempotent: Bool { original.hasIdempotentMethod || original.isMarkedIdempotent }
+
     /// Whether a failure response with `status` could still be retried, so a body consumer must
     /// not see it before the decision: only then is it held.
     func mayRetry(status: Int) -> Bool {
@@ -17,7 +19,7 @@ extension RequestLifecycle {
         let attempt = state.withLock { $0.attempt }
         guard attempt < attemptLimit else { return false }
         if !retriers.isEmpty { return true }
-        return retryPolicy.retryableStatusCodes.contains(status) && (original.hasIdempotentMethod || original.isMarkedIdempotent)
+        return retryPolicy.retryableStatusCodes.contains(status) && isIdempotent
     }
 
     /// Where an attempt ends, its redirects followed: succeed, or ask whether to try again.
@@ -53,8 +55,8 @@ extension RequestLifecycle {
         // The retriers are async: the request waits in the loop (still cancellable, and ended by
         // the total timeout) meanwhile.
         suspendUntilDeadline()
-        let request = state.withLock { $0.attemptRequest }
-        let context = AttemptContext(requestID: id, attempt: record.number, previousAttempts: state.withLock { Array($0.records.dropLast()) })
+        let (request, previous) = state.withLock { ($0.attemptRequest, Array($0.records.dropLast())) }
+        let context = AttemptContext(requestID: id, attempt: record.number, previousAttempts: previous)
         let retriers = self.retriers
         let loop = environment.loop
         let id = self.id
@@ -95,7 +97,7 @@ extension RequestLifecycle {
     private func applyPolicy(after outcome: AttemptOutcome, result: Result<Response, RequestError>) {
         let situation = RetryStep.Situation(
             attempt: state.withLock { $0.attempt },
-            isIdempotent: original.hasIdempotentMethod || original.isMarkedIdempotent,
+            isIdempotent: isIdempotent,
             isRewindable: isRewindable, timeLeft: timeLeft, jitter: Double.random(in: 0..<1), now: Date())
         switch RetryStep.decide(outcome, policy: retryPolicy, situation: situation) {
         case .deliver(let denial):
@@ -106,11 +108,6 @@ extension RequestLifecycle {
             }
             scheduleRetry(after: delay)
         }
-    }
-
-    /// What is left of the total timeout, if there is one.
-    private var timeLeft: Duration? {
-        deadline.map { .nanoseconds(Int64($0 &- min($0, MonotonicClock.now))) }
     }
 
     /// Reports `result`, noting on the last attempt why it was not retried.
@@ -134,16 +131,8 @@ extension RequestLifecycle {
         let id = self.id
         monitors.notify { $0.didScheduleRetry(after: record, delay: delay, id: id) }
         log?.retryScheduled(after: record, delay: delay)
-        let loop = environment.loop
-        loop.suspend(id: id, waitingRequest)
-        let nanoseconds = Int(min(max(0, delay.seconds) * 1e9, Double(Int.max / 2)))
-        // On a global queue, not the loop's: while transfers are in flight the loop's queue runs
-        // the loop without a break, and the timer would wait for all of them. Weakly: a cancelled
-        // wait lets the lifecycle go at once; the timer then finds nothing.
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
-            guard let self else { return }
-            loop.submit(.wake(id: id) { self.startNextAttempt() })
-        }
+        environment.loop.suspend(id: id, waitingRequest)
+        wake(after: delay) { $0.startNextAttempt() }
     }
 }
 

@@ -126,11 +126,8 @@ final class RequestLifecycle: Sendable {
         let id = self.id
         monitors.notify { $0.requestDidStart(request, id: id) }
         if retryPolicy.maximumAttempts > 1 { environment.budget.recordRequest(now: startedAt) }
-        if !adapters.isEmpty {
-            state.withLock { $0.attempt = 1 }
-            return .adapt(waitingRequest)
-        }
         state.withLock { $0.attempt = 1 }
+        if !adapters.isEmpty { return .adapt(waitingRequest) }
         guard let prepared = prepareAttempt(original) else { return .completed }
         return .start(prepared, attemptEvents)
     }
@@ -161,17 +158,31 @@ final class RequestLifecycle: Sendable {
     /// interceptors when the total timeout runs out (if it is in curl by then, curl's own timeout
     /// ends it; a backoff wait never outlasts the timeout).
     func scheduleDeadline() {
-        guard let deadline else { return }
-        let remaining = deadline &- min(deadline, MonotonicClock.now)
-        let (loop, id, method, url) = (environment.loop, self.id, original.method, original.url)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(min(remaining, UInt64(Int.max / 2))))) { [weak self] in
-            guard let self else { return }
-            loop.submit(.wake(id: id) {
-                self.state.withLock { $0.task }?.cancel()
-                self.finish(.failure(RequestError(
-                    .totalTimedOut, "the total timeout ran out while the request's interceptors ran", method: method, url: url)))
-            })
+        guard let timeLeft else { return }
+        wake(after: timeLeft) { lifecycle in
+            lifecycle.state.withLock { $0.task }?.cancel()
+            lifecycle.finish(.failure(RequestError(
+                .totalTimedOut, "the total timeout ran out while the request's interceptors ran",
+                method: lifecycle.original.method, url: lifecycle.original.url)))
         }
+    }
+
+    /// After `delay`, runs `next` on the loop if the request is still waiting then (not cancelled
+    /// or ended meanwhile). The timer runs on a global queue, not the loop's: while transfers are
+    /// in flight the loop's queue runs the loop without a break, and the timer would wait for all
+    /// of them. It holds the lifecycle weakly, so an ended wait lets it go at once.
+    func wake(after delay: Duration, _ next: @escaping @Sendable (RequestLifecycle) -> Void) {
+        let (loop, id) = (environment.loop, self.id)
+        let nanoseconds = Int(min(max(0, delay.seconds) * 1e9, Double(Int.max / 2)))
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            guard let self else { return }
+            loop.submit(.wake(id: id) { next(self) })
+        }
+    }
+
+    /// What is left of the total timeout, if there is one.
+    var timeLeft: Duration? {
+        deadline.map { .nanoseconds(Int64($0 &- min($0, MonotonicClock.now))) }
     }
 
     /// Runs the adapters in a task, then comes back to the loop to launch the adapted request
@@ -225,11 +236,10 @@ final class RequestLifecycle: Sendable {
 
     /// `request` with what is left of the total timeout as its own; `nil` if none is left.
     func withTimeLeft(_ request: Request) -> Request? {
-        guard let deadline else { return request }
-        let now = MonotonicClock.now
-        guard now < deadline else { return nil }
+        guard let timeLeft else { return request }
+        guard timeLeft > .zero else { return nil }
         var request = request
-        request.timeouts.total = .nanoseconds(Int64(deadline - now))
+        request.timeouts.total = timeLeft
         return request
     }
 
@@ -308,9 +318,7 @@ final class RequestLifecycle: Sendable {
     ///
     /// - Returns: The consumer's refusal, if it refused.
     private func release(_ held: HeldResponse) -> RequestError? {
-        var head = held.head
-        head.redirects = state.withLock { $0.hops }
-        if let refusal = downstream.onResponseHead?(head) { return refusal }
+        if let refusal = handOver(held.head) { return refusal }
         guard !held.body.isEmpty, let onBodyChunk = downstream.onBodyChunk else { return nil }
         let verdict = held.body.withUnsafeBytes { onBodyChunk($0) }
         switch verdict {
@@ -321,6 +329,19 @@ final class RequestLifecycle: Sendable {
             // `holdLimit`); one that pauses anyway cannot be resumed, as the transfer is over.
             return RequestError(.transportFailure, "the body consumer refused the response body after the transfer ended")
         }
+    }
+
+    /// Gives `head` to the consumer, with the running attempt's hops, and notes that the consumer
+    /// now has this attempt's response.
+    ///
+    /// - Returns: The consumer's refusal, if it refused.
+    func handOver(_ head: ResponseHead) -> RequestError? {
+        var head = head
+        head.redirects = state.withLock { state in
+            state.consumerHasResponse = true
+            return state.hops
+        }
+        return downstream.onResponseHead?(head)
     }
 
     /// Records the running attempt's end.
