@@ -56,12 +56,17 @@ struct AuthenticationInterceptorTests {
         }
     }
 
-    @Test func fiftyConcurrentRefusalsCauseOneRefreshAndFiftyRetries() async throws {
-        let gate = Gate()
-        let authenticator = TestAuthenticator { _, number in
+    /// An authenticator whose refreshes wait at `gate`, then return `fresh-<refresh number>`.
+    private func gatedAuthenticator(_ gate: Gate) -> TestAuthenticator {
+        TestAuthenticator { _, number in
             await gate.wait()
             return TestToken(value: "fresh-\(number)")
         }
+    }
+
+    @Test func fiftyConcurrentRefusalsCauseOneRefreshAndFiftyRetries() async throws {
+        let gate = Gate()
+        let authenticator = gatedAuthenticator(gate)
         let interceptor = Interceptor(authenticator: authenticator, credential: TestToken(value: "old"))
         let request = try await sent(through: interceptor)
         #expect(request.credential == .bearer("old"))
@@ -80,10 +85,7 @@ struct AuthenticationInterceptorTests {
 
     @Test func requestsAdaptedDuringARefreshWaitAndGetTheNewCredential() async throws {
         let gate = Gate()
-        let authenticator = TestAuthenticator { _, number in
-            await gate.wait()
-            return TestToken(value: "fresh-\(number)")
-        }
+        let authenticator = gatedAuthenticator(gate)
         let interceptor = Interceptor(authenticator: authenticator, credential: TestToken(value: "old"))
         let refusal = refuse(try await sent(through: interceptor), count: 1, on: interceptor)
         try await waitUntilWaiting(1, on: interceptor)
@@ -171,10 +173,7 @@ struct AuthenticationInterceptorTests {
 
     @Test func anExpiredCredentialIsRefreshedOnceBeforeAnyRequestIsSent() async throws {
         let gate = Gate()
-        let authenticator = TestAuthenticator { _, number in
-            await gate.wait()
-            return TestToken(value: "fresh-\(number)")
-        }
+        let authenticator = gatedAuthenticator(gate)
         let interceptor = Interceptor(authenticator: authenticator, credential: TestToken(value: "old", expired: true))
         let adapted = (0..<20).map { _ in Task { try await sent(through: interceptor) } }
         try await waitUntilWaiting(20, on: interceptor)
@@ -208,10 +207,7 @@ struct AuthenticationInterceptorTests {
 
     @Test func cancellingOneWaitingRequestLeavesTheRefreshToTheOthers() async throws {
         let gate = Gate()
-        let authenticator = TestAuthenticator { _, number in
-            await gate.wait()
-            return TestToken(value: "fresh-\(number)")
-        }
+        let authenticator = gatedAuthenticator(gate)
         let interceptor = Interceptor(authenticator: authenticator, credential: TestToken(value: "old"))
         let refusal = refuse(try await sent(through: interceptor), count: 1, on: interceptor)
         try await waitUntilWaiting(1, on: interceptor)
@@ -231,10 +227,7 @@ struct AuthenticationInterceptorTests {
 
     @Test func aCredentialSetDuringARefreshReleasesTheWaitersAndWinsOverTheRefresh() async throws {
         let gate = Gate()
-        let authenticator = TestAuthenticator { _, number in
-            await gate.wait()
-            return TestToken(value: "fresh-\(number)")
-        }
+        let authenticator = gatedAuthenticator(gate)
         let interceptor = Interceptor(authenticator: authenticator, credential: TestToken(value: "old", expired: true))
         let adapted = Task { try await sent(through: interceptor) }
         try await waitUntilWaiting(1, on: interceptor)
