@@ -25,6 +25,11 @@ public struct Configuration: Sendable {
     /// The largest response body held in memory, counted after content decoding; 64 MiB by
     /// default. A larger body fails with ``RequestError/Code/bodyTooLarge``.
     public var maximumBodySize: Int
+    /// The largest response header section accepted, in bytes: every header line of the
+    /// transfer (interim `1xx` heads and trailers included) as received, counted as it arrives;
+    /// 256 KiB by default. A larger one fails with ``RequestError/Code/headersTooLarge`` before
+    /// any body byte is read.
+    public var maximumHeaderSize: Int
     /// Whether to ask for and transparently decode gzip, deflate, brotli and zstd bodies;
     /// `true` by default.
     public var decodesContentEncoding: Bool
@@ -95,8 +100,10 @@ public struct Configuration: Sendable {
         retryBudget: RetryBudget = .standard,
         interceptors: [any RequestInterceptor] = [],
         eventMonitors: [any EventMonitor] = [],
-        logging: LoggingOptions = LoggingOptions()
+        logging: LoggingOptions = LoggingOptions(),
+        maximumHeaderSize: Int = 256 << 10
     ) {
+        self.maximumHeaderSize = maximumHeaderSize
         self.retryPolicy = retryPolicy
         self.retryBudget = retryBudget
         self.interceptors = interceptors

@@ -21,6 +21,7 @@ extension RequestError {
             case tlsHandshakeFailed, clientCertificateRejected
             case adaptationFailed, retrierFailed, authenticationRefreshFailed, tooManyAuthenticationRefreshes
             case missingAuthenticationCredential
+            case headersTooLarge
         }
 
         private let kind: Kind
@@ -152,6 +153,10 @@ extension RequestError {
         /// none was given, or ``AuthenticationInterceptor/setCredential(_:)`` removed it. Nothing
         /// was sent. Alamofire's `AuthenticationError.missingCredential`.
         public static let missingAuthenticationCredential = Code(.missingAuthenticationCredential)
+        /// The response's header section (every head of the transfer, interim ones included) was
+        /// larger than ``Configuration/maximumHeaderSize``, or one header line was larger than
+        /// libcurl accepts (100 KiB). The transfer stopped there: no body was read.
+        public static let headersTooLarge = Code(.headersTooLarge)
 
         /// Whether this code is one of the three timeouts.
         public var isTimeout: Bool {

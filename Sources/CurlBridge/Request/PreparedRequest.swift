@@ -20,6 +20,8 @@ struct PreparedRequest: Sendable {
     let totalTimeoutMilliseconds: Int?
     /// The cap on a body held in memory.
     let maximumBodySize: Int
+    /// The cap on the response's header bytes.
+    let maximumHeaderSize: Int
     /// The `Accept` value sent, if the request or the defaults set one.
     let accept: String?
     /// Whether the transport's cookie jar takes part.
@@ -49,6 +51,7 @@ struct RequestDefaults: Sendable {
     let timeouts: Timeouts
     let headerLines: [HeaderLine]
     let maximumBodySize: Int
+    let maximumHeaderSize: Int
     let credentials: [Credential.Origin: Credential]
     let allowsCredentialsOverPlainHTTP: Bool
     let logging: RequestLogDefaults
@@ -60,6 +63,7 @@ struct RequestDefaults: Sendable {
             HeaderLine(name: $0.name, value: $0.value, line: Request.curlHeaderLine($0))
         }
         maximumBodySize = configuration.maximumBodySize
+        maximumHeaderSize = configuration.maximumHeaderSize
         credentials = configuration.credentials
         allowsCredentialsOverPlainHTTP = configuration.allowsCredentialsOverPlainHTTP
         logging = RequestLogDefaults(configuration)
@@ -110,6 +114,7 @@ extension Request {
             idleTimeoutNanoseconds: timeouts.idle.map { UInt64($0.roundedUpMilliseconds) * 1_000_000 },
             totalTimeoutMilliseconds: timeouts.total?.roundedUpMilliseconds,
             maximumBodySize: defaults.maximumBodySize,
+            maximumHeaderSize: defaults.maximumHeaderSize,
             accept: headerFields.first { $0.name == .accept }?.value
                 ?? (omitsDefaultHeaders ? nil : defaults.headerLines.first { $0.name == .accept }?.value),
             usesCookieJar: usesCookieJar,

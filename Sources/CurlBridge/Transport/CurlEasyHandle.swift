@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 internal import CCurl
 
 /// One libcurl easy handle: one transfer's options and state.
@@ -7,6 +8,12 @@ internal import CCurl
 /// which the loop only lets happen after the handle has left the multi handle, so no curl
 /// callback can reach it any more.
 final class CurlEasyHandle {
+    /// How many easy handles exist in the process: a leak check for tests and soaks.
+    static let liveHandles = Atomic<Int>(0)
+
+    /// The number of easy handles that exist now.
+    static var liveCount: Int { liveHandles.load(ordering: .relaxed) }
+
     /// The `CURL *`.
     let raw: UnsafeMutableRawPointer
     /// The header list handed to `CURLOPT_HTTPHEADER`; curl does not copy it.
@@ -32,6 +39,7 @@ final class CurlEasyHandle {
             throw RequestError(.transportFailure, "curl_easy_init returned no handle")
         }
         raw = handle
+        Self.liveHandles.add(1, ordering: .relaxed)
         errorBuffer = .allocate(capacity: ccurl_error_size)
         errorBuffer.initialize(to: 0)
         ccurl_easy_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer)
@@ -39,6 +47,7 @@ final class CurlEasyHandle {
 
     deinit {
         curl_easy_cleanup(raw)
+        Self.liveHandles.subtract(1, ordering: .relaxed)
         curl_mime_free(mime)
         curl_slist_free_all(headerList)
         curl_slist_free_all(proxyHeaderList)
