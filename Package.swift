@@ -70,6 +70,12 @@ let package = Package(
             name: "CurlBridgeProbe",
             dependencies: ["CurlBridge", "CurlBridgeTestServer"]
         ),
+        // Cancellation storms and the leak soak (scripts/cancel-storm.sh, scripts/soak.sh): load
+        // generators with their own options and figures, run by the storm tests as a child process.
+        .executableTarget(
+            name: "CurlBridgeStorm",
+            dependencies: ["CurlBridge", "CurlBridgeTestServer", .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
         .executableTarget(
             name: "BlockingWorkers",
             dependencies: ["CurlBridge", "CurlBridgeTestServer"],

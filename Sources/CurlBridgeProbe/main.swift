@@ -214,6 +214,7 @@ do {
     case "resources": probeResources(server: server)
     case "disk-full" where CommandLine.arguments.count == 3: probeDiskFull(server: server, directory: CommandLine.arguments[2])
     case "env-proxy": probeEnvironmentProxy(server: server)
+    case "exit-storm": probeExitStorm(server: server, seed: CommandLine.arguments.dropFirst(2).first.flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64(UInt32.max)))
     default:
         print("usage: CurlBridgeProbe main-queue|resources|disk-full <directory>|env-proxy")
         exit(2)

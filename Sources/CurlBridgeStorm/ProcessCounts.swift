@@ -1,0 +1,52 @@
+@_spi(Diagnostics) import CurlBridge
+import Foundation
+
+/// What a leak shows up in: open descriptors, threads, live curl easy handles and resident memory
+/// of this process.
+struct ProcessCounts: CustomStringConvertible {
+    var descriptors: Int
+    var threads: Int
+    var easyHandles: Int
+    /// Resident set size in KiB (`VmRSS` of /proc/self/status).
+    var residentKiB: Int
+
+    /// The counts now.
+    static func now() -> ProcessCounts {
+        ProcessCounts(
+            descriptors: entries(in: "/proc/self/fd"), threads: entries(in: "/proc/self/task"),
+            easyHandles: Transport.liveEasyHandleCount, residentKiB: residentKiB())
+    }
+
+    /// The counts once descriptors, threads and handles are back to `baseline` (plus
+    /// `threadSlack` threads: libdispatch lets idle workers go after a few seconds), or after
+    /// `limit` seconds, whichever comes first. Servers close their side of a connection
+    /// asynchronously, and workers take a moment to exit.
+    static func settled(to baseline: ProcessCounts, threadSlack: Int, limit: Double) -> ProcessCounts {
+        let deadline = Date().addingTimeInterval(limit)
+        var counts = now()
+        while Date() < deadline,
+            counts.descriptors > baseline.descriptors || counts.threads > baseline.threads + threadSlack
+                || counts.easyHandles > baseline.easyHandles
+        {
+            Thread.sleep(forTimeInterval: 0.05)
+            counts = now()
+        }
+        return counts
+    }
+
+    var description: String {
+        "fd=\(descriptors) threads=\(threads) handles=\(easyHandles) rssKiB=\(residentKiB)"
+    }
+
+    private static func entries(in directory: String) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: directory).count) ?? -1
+    }
+
+    private static func residentKiB() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") ?? -1
+        }
+        return -1
+    }
+}
