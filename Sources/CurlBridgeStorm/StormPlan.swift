@@ -56,7 +56,8 @@ struct StormPlan: Sendable {
     let index: Int
     let phase: StormPhase
     let style: StormStyle
-    /// Over TLS (HTTP/2 by ALPN) rather than plaintext HTTP/1.1, where the phase allows both.
+    /// Over TLS (HTTP/2 by ALPN) rather than plaintext HTTP/1.1, where the phase allows both
+    /// (queued, connecting and paused are plaintext; tls is TLS).
     let secure: Bool
     let path: CancelPath
     /// How long after the gate the cancel comes, in nanoseconds.
@@ -72,7 +73,9 @@ struct StormPlan: Sendable {
         let phases = batched ? StormPhase.allCases.filter { $0 != .queued } : StormPhase.allCases
         let phase = phases.randomElement(using: &random) ?? .headers
         let style = StormStyle.allCases.randomElement(using: &random) ?? .callback
-        let secure = Bool.random(using: &random)
+        // A paused stream goes over HTTP/1.1, where TCP's flow control stops the server within a
+        // few MB; over HTTP/2, curl 7.88 keeps a paused stream's window open.
+        let secure = Bool.random(using: &random) && phase != .paused
         let path: CancelPath = switch (batched, style) {
         case (true, _): .cancelAll
         case (false, .callback): .handle
@@ -105,7 +108,10 @@ struct StormTargets: Sendable {
         case .tls: .get("https://127.0.0.1:\(stallPort)/")
         case .headers: .get(base + "never-respond")
         case .body: .get(base + "drip?bytes=100000&interval=20")
-        case .paused: .get(base + "bytes/200000000")
+        // Far more than a consumer that stopped reading can hold (64 KiB plus one receive buffer of
+        // 512 KiB), and more than loopback delivers while its cancel is applied: it can only end
+        // through the cancel.
+        case .paused: .get(plain + "bytes/64000000")
         case .completing: .get(base + "bytes/\(plan.bytes)")
         case .retryWait:
             .get(base + "status/503").retries(RetryPolicy(maximumAttempts: 3, baseDelay: .seconds(30), maximumDelay: .seconds(30)))

@@ -56,7 +56,7 @@ struct StormReport {
             // Only a short response can beat its cancel: every other phase waits for it.
             if plan.phase != .completing, plan.phase != .retryWait {
                 unexpected += 1
-                problems.append(Problem(plan: plan, what: "a response in a phase that never answers"))
+                problems.append(Problem(plan: plan, what: "a response in a phase that never answers, completed \(Self.relative(record)) the cancel"))
             }
         case "cancelled":
             cancelled += 1
@@ -74,6 +74,14 @@ struct StormReport {
             unexpected += 1
             problems.append(Problem(plan: plan, what: "unexpected outcome \(outcome)"))
         }
+    }
+
+    /// How long before or after its cancel call a request completed.
+    private static func relative(_ record: StormLedger.Record) -> String {
+        guard let cancelledAt = record.cancelledAt, let completedAt = record.completedAt else { return "with no" }
+        return completedAt >= cancelledAt
+            ? "\(LatencySummary.format(Double(completedAt - cancelledAt) / 1e6)) ms after"
+            : "\(LatencySummary.format(Double(cancelledAt - completedAt) / 1e6)) ms before"
     }
 
     /// Nothing lost, duplicated or unexpected.
