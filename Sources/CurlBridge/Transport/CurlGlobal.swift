@@ -1,10 +1,14 @@
+import Glibc
 internal import CCurl
 
 /// libcurl's process-wide state, initialised once, lazily and thread-safely (a Swift `static let`
 /// runs its initialiser exactly once, under a lock).
 enum CurlGlobal {
     /// The result of the one `curl_global_init` call.
-    private static let initialization: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    private static let initialization: CURLcode = {
+        keepOpenSSLAliveUntilExit()
+        return curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    }()
 
     /// Initialises libcurl on first use.
     ///
@@ -14,6 +18,20 @@ enum CurlGlobal {
         guard result == CURLE_OK else {
             throw RequestError(curlResult: result, errorBuffer: "curl_global_init failed", connectLimitApplied: false)
         }
+    }
+
+    /// Asks OpenSSL, when libcurl uses it, not to register its `atexit` cleanup, before curl
+    /// initialises it. That handler (`OPENSSL_cleanup`) frees OpenSSL's global locks and tables
+    /// in whichever thread calls `exit()`, while a transport's thread may be inside a TLS call:
+    /// a program that exits with TLS transfers in flight then crashed, in about 1 run in 40, on
+    /// a NULL lock in `ERR_lib_error_string` (`scripts/exit-storm.sh`). The memory is the
+    /// process's to lose at exit anyway. Looked up at run time, so a libcurl built on another
+    /// TLS library needs nothing; it cannot help if something else initialised OpenSSL first.
+    private static func keepOpenSSLAliveUntilExit() {
+        typealias InitCrypto = @convention(c) (UInt64, UnsafeRawPointer?) -> Int32
+        let noAtexit: UInt64 = 0x0008_0000  // OPENSSL_INIT_NO_ATEXIT, OpenSSL 1.1.1b and later
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "OPENSSL_init_crypto") else { return }  // RTLD_DEFAULT
+        _ = unsafeBitCast(symbol, to: InitCrypto.self)(noAtexit, nil)
     }
 
     /// The linked libcurl's version, e.g. `"7.88.1"`.
