@@ -44,7 +44,8 @@ struct CancelStorm {
                 tls: TLSConfiguration(trustRoots: .replacingSystem(with: testCA)), connectionLimits: limits,
                 retryBudget: .unlimited, eventMonitors: [StormMonitor(ledger: ledger)])
         }
-        warmUp(server: server, configuration: configuration())
+        StormClients.warmUp(server: server, configuration: configuration())
+        Thread.sleep(forTimeInterval: 0.5)  // the server closes its side of the warm-up's connections
         let before = ProcessCounts.now()
         print("storm before \(before)")
 
@@ -93,7 +94,7 @@ struct CancelStorm {
         let report = StormReport(records: ledger.snapshot)
 
         queued.transport.cancelAll()  // the two requests holding its connections
-        for clients in [main, batches, queued] { shutdown(clients.transport) }
+        for clients in [main, batches, queued] { clients.shutdown() }
         workers.stop()
         let after = ProcessCounts.settled(to: before, threadSlack: 4, limit: 10)
         print("storm after \(after)")
@@ -115,36 +116,6 @@ struct CancelStorm {
         return clean ? 0 : 1
     }
 
-    /// Requests in each style over plain and TLS, so that what is created once per process (curl
-    /// and OpenSSL state, dispatch threads) exists before the baseline is taken.
-    private func warmUp(server: TestServer, configuration: Configuration) {
-        let clients = StormClients(Transport(configuration: configuration))
-        let group = DispatchGroup()
-        for url in [server.httpURL, server.httpsURL] {
-            let request = Request.get(url.absoluteString + "bytes/1000")
-            group.enter()
-            clients.callback.send(request) { _ in group.leave() }
-            group.enter()
-            Task {
-                _ = try? await clients.async.send(request)
-                group.leave()
-            }
-            group.enter()
-            Thread.detachNewThread {
-                _ = try? clients.blocking.send(request)
-                group.leave()
-            }
-        }
-        group.wait()
-        shutdown(clients.transport)
-        Thread.sleep(forTimeInterval: 0.5)
-    }
-
-    private func shutdown(_ transport: Transport) {
-        let closed = DispatchSemaphore(value: 0)
-        transport.shutdown { closed.signal() }
-        closed.wait()
-    }
 }
 
 /// Runs `cancelAll` batches one after another on a thread of its own: starts the batch, waits

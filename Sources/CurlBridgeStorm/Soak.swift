@@ -39,11 +39,15 @@ struct Soak {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("curlbridge-soak-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        func clients(_ version: HTTPVersionPreference) -> StormClients {
-            StormClients(Transport(configuration: Configuration(
-                tls: TLSConfiguration(trustRoots: .replacingSystem(with: testCA)), httpVersion: version,
-                retryBudget: .unlimited)))
+        func configuration(_ version: HTTPVersionPreference) -> Configuration {
+            Configuration(tls: TLSConfiguration(trustRoots: .replacingSystem(with: testCA)), httpVersion: version, retryBudget: .unlimited)
         }
+        func clients(_ version: HTTPVersionPreference) -> StormClients {
+            StormClients(Transport(configuration: configuration(version)))
+        }
+        for version in [HTTPVersionPreference.http2OverTLS, .http1_1] { StormClients.warmUp(server: server, configuration: configuration(version)) }
+        Thread.sleep(forTimeInterval: 0.5)  // the server closes its side of the warm-up's connections
+        let before = ProcessCounts.now()
         let protocols: [(name: String, base: String, clients: StormClients)] = [
             ("h2", server.httpsURL.absoluteString, clients(.http2OverTLS)),
             ("h1tls", server.httpsURL.absoluteString, clients(.http1_1)),
@@ -53,7 +57,6 @@ struct Soak {
         let tally = SoakTally()
         let slots = DispatchSemaphore(value: options.concurrency)
         var random = SeededGenerator(seed: options.seed)
-        var before: ProcessCounts?
         let started = monotonicNow()
         for index in 0..<options.requests {
             let kind: Kind = UInt64.random(in: 0..<10, using: &random) == 0
@@ -71,22 +74,13 @@ struct Soak {
                 tally.record(kind: kind, protocolName: target.name, outcome: outcome)
                 slots.signal()
             }
-            // The baseline: after a first round has created what exists once per process.
-            if index == 2 * options.concurrency {
-                for _ in 0..<options.concurrency { slots.wait() }
-                before = ProcessCounts.now()
-                for _ in 0..<options.concurrency { slots.signal() }
-            }
         }
-        for _ in 0..<options.concurrency { slots.wait() }
+        for _ in 0..<options.concurrency { slots.wait() }  // every request has completed
+        for _ in 0..<options.concurrency { slots.signal() }  // a semaphore must not die below its start
         let seconds = Double(monotonicNow() - started) / 1e9
-        for target in protocols {
-            let closed = DispatchSemaphore(value: 0)
-            target.clients.transport.shutdown { closed.signal() }
-            closed.wait()
-        }
+        for target in protocols { target.clients.shutdown() }
         workers.stop()
-        let baseline = before ?? ProcessCounts.now()
+        let baseline = before
         let after = ProcessCounts.settled(to: baseline, threadSlack: 4, limit: 10)
         try server.shutdownAndWait()
 

@@ -1,4 +1,5 @@
 import CurlBridge
+import CurlBridgeTestServer
 import Dispatch
 import Foundation
 
@@ -14,6 +15,38 @@ struct StormClients: Sendable {
         blocking = BlockingClient(transport: transport)
         async = AsyncClient(transport: transport)
         callback = CallbackClient(transport: transport)
+    }
+
+    /// Shuts the transport down and waits until it has.
+    func shutdown() {
+        let closed = DispatchSemaphore(value: 0)
+        transport.shutdown { closed.signal() }
+        closed.wait()
+    }
+
+    /// Requests in each style over plain and TLS through a transport of `configuration`, then
+    /// shut down, so that what is created once per process (curl and OpenSSL state, dispatch
+    /// threads) exists before a baseline is taken.
+    static func warmUp(server: TestServer, configuration: Configuration) {
+        let clients = StormClients(Transport(configuration: configuration))
+        let group = DispatchGroup()
+        for url in [server.httpURL, server.httpsURL] {
+            let request = Request.get(url.absoluteString + "bytes/1000")
+            group.enter()
+            clients.callback.send(request) { _ in group.leave() }
+            group.enter()
+            Task {
+                _ = try? await clients.async.send(request)
+                group.leave()
+            }
+            group.enter()
+            Thread.detachNewThread {
+                _ = try? clients.blocking.send(request)
+                group.leave()
+            }
+        }
+        group.wait()
+        clients.shutdown()
     }
 }
 
