@@ -4,7 +4,7 @@
 //       requests cancelled at random phases in the three styles through every cancel path;
 //       prints lost/duplicate/unexpected completions, cancels per second, the latency from each
 //       cancel call to the library's completion event, and fd/thread/handle counts
-//   CurlBridgeStorm soak [--requests N] [--seed X] [--concurrency C] [--leak-on-purpose]
+//   CurlBridgeStorm soak [--requests N] [--seed X] [--concurrency C] [--leak-on-purpose] [--ignore-rss]
 //       a mixed workload with 10% faults, for LeakSanitizer or valgrind; prints outcomes, RSS
 //       every 500 requests and its drift over the second half, and fd/thread/handle counts
 //
@@ -12,7 +12,7 @@
 import Foundation
 
 /// Options that take no value.
-let knownFlags: Set<String> = ["--leak-on-purpose"]
+let knownFlags: Set<String> = ["--leak-on-purpose", "--ignore-rss"]
 /// `--name value` pairs after the mode, and the flags given.
 var arguments: [String: String] = [:]
 var flags: Set<String> = []
@@ -36,10 +36,11 @@ do {
         options.requests = arguments["--requests"].flatMap { Int($0) } ?? options.requests
         options.concurrency = arguments["--concurrency"].flatMap { Int($0) } ?? options.concurrency
         options.leaksOnPurpose = flags.contains("--leak-on-purpose")
+        options.ignoresResidentMemory = flags.contains("--ignore-rss")
         exit(try Soak(options: options).run())
     default:
         print("usage: CurlBridgeStorm cancel [--count N | --duration S] [--seed X] [--concurrency C]")
-        print("       CurlBridgeStorm soak [--requests N] [--seed X] [--concurrency C] [--leak-on-purpose]")
+        print("       CurlBridgeStorm soak [--requests N] [--seed X] [--concurrency C] [--leak-on-purpose] [--ignore-rss]")
         exit(2)
     }
 } catch {
