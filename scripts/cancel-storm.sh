@@ -9,13 +9,13 @@
 # if anything was lost, duplicated or unexpected, or a count did not come back.
 #
 #   scripts/cancel-storm.sh [SECONDS] [extra CurlBridgeStorm options, e.g. --seed 42 --concurrency 128]
-#   CONFIGURATION=debug scripts/cancel-storm.sh 10     the debug build (default: release)
+#   CONFIGURATION=release scripts/cancel-storm.sh 10   a release build (default: debug, as measured)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${1:-60}
 shift || true
-configuration=${CONFIGURATION:-release}
+configuration=${CONFIGURATION:-debug}
 scripts/ensure-system-packages.sh
 swift build -c "$configuration" --product CurlBridgeStorm
 exec "$(swift build -c "$configuration" --show-bin-path)/CurlBridgeStorm" cancel --duration "$seconds" "$@"
