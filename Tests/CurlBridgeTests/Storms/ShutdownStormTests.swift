@@ -13,6 +13,11 @@ import Testing
     final class Completions: Sendable {
         private let state = Mutex((counts: [Int: Int](), outcomes: [String: Int]()))
         private let next = Atomic<Int>(0)
+        private let handedOver = Atomic<Int>(0)
+
+        /// Notes that one of the first 1,000 was handed to its client.
+        func noteHandedOver() { handedOver.add(1, ordering: .relaxed) }
+        var handedOverCount: Int { handedOver.load(ordering: .relaxed) }
 
         /// A number for a request about to start.
         func number() -> Int { next.wrappingAdd(1, ordering: .relaxed).oldValue }
@@ -47,23 +52,27 @@ import Testing
         let plain = server.httpURL.absoluteString, secure = server.httpsURL.absoluteString
         let backoff = RetryPolicy(maximumAttempts: 3, baseDelay: .seconds(5), maximumDelay: .seconds(5))
 
-        // 1,000 in flight: answers 0.5–1.5 s away over HTTP/1.1 and HTTP/2, a slow drip, and 503s
+        // 1,000 in flight: answers 2–4 s away over HTTP/1.1 and HTTP/2, a slow drip, and 503s
         // retried after a backoff of up to 5 s; every tenth is cancelled as the shutdown begins.
         var cancels: [CallbackTask] = []
         for index in 0..<1000 {
-            let delay = 500 + (index * 7919) % 1000
+            let delay = 2000 + (index * 7919) % 2000
             let request: Request = switch index % 4 {
             case 0: .get(plain + "delay/\(delay)")
             case 1: .get(secure + "delay/\(delay)")
-            case 2: .get(secure + "drip?bytes=5&interval=100")
+            case 2: .get(secure + "drip?bytes=5&interval=500")
             default: .get(plain + "status/503").retries(backoff)
             }
             let number = completions.number()
             if index % 2 == 0 {
                 let task = callback.send(request) { completions.record(number, $0) }
+                completions.noteHandedOver()
                 if index % 10 == 0 { cancels.append(task) }
             } else {
-                Task { completions.record(number, await Self.send(request, with: async)) }
+                Task {
+                    completions.noteHandedOver()
+                    completions.record(number, await Self.send(request, with: async))
+                }
             }
         }
 
@@ -92,16 +101,17 @@ import Testing
             }
         }
 
-        // Shut down once the 1,000 are in curl or waiting to be retried and the senders are under
-        // way, from the watching thread, cancelling every tenth request at the same moment.
+        // Shut down once the 1,000 were handed to their clients (their tasks may start late on a
+        // busy machine) and the senders are under way, from the watching thread, cancelling every
+        // tenth request at the same moment.
         let closed = Atomic<Bool>(false)
         let begun = await poll(
-            within: .seconds(60), until: { transport.inFlightCount >= 500 && completions.completed >= 40 },
+            within: .seconds(60), until: { completions.handedOverCount == 1000 && completions.completed >= 40 },
             then: { [cancels] in
                 transport.shutdown { closed.store(true, ordering: .releasing) }
                 for task in cancels { task.cancel() }
             })
-        try #require(begun, "the requests never got in flight: \(transport.inFlightCount) in curl, \(completions.completed) completed")
+        try #require(begun, "only \(completions.handedOverCount) of 1,000 were started, \(completions.completed) requests completed")
         let stopped = await poll(within: .seconds(90), until: { senders.wait(timeout: .now()) == .success })
         try #require(stopped, "the sending threads did not stop after the shutdown")
         let finished = await poll(within: .seconds(90), until: {
