@@ -214,6 +214,7 @@ do {
     case "resources": probeResources(server: server)
     case "disk-full" where CommandLine.arguments.count == 3: probeDiskFull(server: server, directory: CommandLine.arguments[2])
     case "env-proxy": probeEnvironmentProxy(server: server)
+    case "h2-faults": probeH2Faults(server: server)
     default:
         print("usage: CurlBridgeProbe main-queue|resources|disk-full <directory>|env-proxy")
         exit(2)

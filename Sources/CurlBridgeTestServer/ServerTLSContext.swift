@@ -4,8 +4,9 @@ import NIOSSL
 /// Builds the TLS context of the HTTPS listener: the embedded test server certificate and key,
 /// offering ALPN `h2` and `http/1.1` so one port serves both protocols.
 enum ServerTLSContext {
-    /// Parses the embedded PEMs and returns a ready server context.
-    static func make() throws -> NIOSSLContext {
+    /// Parses the embedded PEMs and returns a ready server context offering `applicationProtocols`
+    /// through ALPN (`h2` and `http/1.1` unless given).
+    static func make(applicationProtocols: [String] = NIOHTTP2SupportedALPNProtocols) throws -> NIOSSLContext {
         let certificate = try NIOSSLCertificate(
             bytes: Array(TestCertificates.serverCertificate.utf8),
             format: .pem
@@ -18,7 +19,7 @@ enum ServerTLSContext {
             certificateChain: [.certificate(certificate)],
             privateKey: .privateKey(privateKey)
         )
-        configuration.applicationProtocols = NIOHTTP2SupportedALPNProtocols
+        configuration.applicationProtocols = applicationProtocols
         return try NIOSSLContext(configuration: configuration)
     }
 }
