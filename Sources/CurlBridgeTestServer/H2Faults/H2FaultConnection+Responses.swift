@@ -2,22 +2,23 @@ import NIOCore
 
 /// What the fault server sends for an ended request, per ``H2Fault``.
 extension H2FaultConnection {
-    /// Answers `request` as the listener's fault says, and records what it did.
+    /// Answers `request` as the listener's fault says, and records what it does (before it
+    /// writes: a test that has its response finds the record).
     func respond(to request: H2FaultRequest, context: ChannelHandlerContext) {
         let stream = request.streamID
         guard !request.path.hasPrefix(H2FaultServer.sparedPathPrefix) else { return answer(request, context: context) }
         switch fault {
         case .resetMidBody:
-            write(Self.partial(stream) + [.resetStream(stream, errorCode: H2ErrorCode.internalError)], context: context)
             ledger.record(request.record(connection: connection, .faulted))
+            write(Self.partial(stream) + [.resetStream(stream, errorCode: H2ErrorCode.internalError)], context: context)
         case .goAway(let count, let answered), .goAwayThenCloseMidBody(let count, let answered):
             guard connection == 0 else { return answer(request, context: context) }
             held.append(request)
             if held.count == count { goAway(answering: answered, context: context) }
         case .refuseStreams:
             guard ledger.takeRefusal() else { return answer(request, context: context) }
-            write([.resetStream(stream, errorCode: H2ErrorCode.refusedStream)], context: context)
             ledger.record(request.record(connection: connection, .refused))
+            write([.resetStream(stream, errorCode: H2ErrorCode.refusedStream)], context: context)
         case .continuationFlood:
             ledger.record(request.record(connection: connection, .faulted))
             let head = H2HeaderBlock.encode([(":status", "200")])
@@ -45,11 +46,11 @@ extension H2FaultConnection {
     /// A whole `200` whose body is the method, a space and the path.
     private func answer(_ request: H2FaultRequest, context: ChannelHandlerContext) {
         let body = ByteBuffer(string: "\(request.method) \(request.path)")
+        ledger.record(request.record(connection: connection, .answered))
         write(
             [Self.head(request.streamID, contentLength: body.readableBytes),
              .data(stream: request.streamID, bytes: body, endStream: true)],
             context: context)
-        ledger.record(request.record(connection: connection, .answered))
     }
 
     /// The GOAWAY faults, once every expected request has arrived: GOAWAY with the last stream id
@@ -59,13 +60,14 @@ extension H2FaultConnection {
         let arrived = held.sorted { $0.streamID < $1.streamID }
         held = []
         let lastStreamID = answered > 0 ? arrived[min(answered, arrived.count) - 1].streamID : 0
+        for request in arrived where request.streamID > lastStreamID {
+            ledger.record(request.record(connection: connection, .notProcessed))
+        }
         write([.goAway(lastStreamID: lastStreamID, errorCode: H2ErrorCode.noError)], context: context)
-        for request in arrived {
-            if request.streamID > lastStreamID {
-                ledger.record(request.record(connection: connection, .notProcessed))
-            } else if request.streamID == lastStreamID, case .goAwayThenCloseMidBody = fault {
-                write(Self.partial(request.streamID), context: context)
+        for request in arrived where request.streamID <= lastStreamID {
+            if request.streamID == lastStreamID, case .goAwayThenCloseMidBody = fault {
                 ledger.record(request.record(connection: connection, .faulted))
+                write(Self.partial(request.streamID), context: context)
                 context.close(promise: nil)
             } else {
                 answer(request, context: context)
