@@ -30,6 +30,10 @@ public enum H2Fault: Sendable, Hashable {
     /// in one HEADERS and as many CONTINUATION frames as it takes (16 KiB each).
     case oversizedHeaderSection(bytes: Int)
 
+    /// Each stream gets a `200` with one header field (`x-huge`) whose value is `bytes` long, in
+    /// one HEADERS and as many CONTINUATION frames as it takes (16 KiB each).
+    case oversizedHeaderField(bytes: Int)
+
     /// Each stream gets a `200` announcing `content-length: 10` and 20 bytes of DATA.
     case dataBeyondContentLength
 

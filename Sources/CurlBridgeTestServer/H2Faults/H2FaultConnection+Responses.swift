@@ -26,7 +26,19 @@ extension H2FaultConnection {
             flood(stream, context: context)
         case .oversizedHeaderSection(let bytes):
             ledger.record(request.record(connection: connection, .faulted))
-            write(Self.oversizedHead(stream, bytes: bytes), context: context)
+            var block = H2HeaderBlock.encode([(":status", "200"), ("content-length", "0")])
+            var index = 0
+            while block.readableBytes < bytes {
+                Self.kibibyteField("x-big-\(index)", to: &block)
+                index += 1
+            }
+            write(Self.headerFrames(stream, block: block), context: context)
+        case .oversizedHeaderField(let bytes):
+            ledger.record(request.record(connection: connection, .faulted))
+            let block = H2HeaderBlock.encode([
+                (":status", "200"), ("content-length", "0"), ("x-huge", String(repeating: "h", count: bytes)),
+            ])
+            write(Self.headerFrames(stream, block: block), context: context)
         case .dataBeyondContentLength:
             ledger.record(request.record(connection: connection, .faulted))
             write(
@@ -94,15 +106,10 @@ extension H2FaultConnection {
         H2HeaderBlock.append(name, String(repeating: "a", count: 1000), to: &block)
     }
 
-    /// A `200` (ending the stream) whose header block has at least `bytes` bytes, cut into a
-    /// HEADERS frame and CONTINUATION frames of 16 KiB.
-    private static func oversizedHead(_ stream: UInt32, bytes: Int) -> [H2Frame] {
-        var block = H2HeaderBlock.encode([(":status", "200"), ("content-length", "0")])
-        var index = 0
-        while block.readableBytes < bytes {
-            kibibyteField("x-big-\(index)", to: &block)
-            index += 1
-        }
+    /// `block` as the head of a response without body: a HEADERS frame (ending the stream) and
+    /// CONTINUATION frames, each with 16 KiB of the block at most.
+    private static func headerFrames(_ stream: UInt32, block: ByteBuffer) -> [H2Frame] {
+        var block = block
         var frames: [H2Frame] = []
         while block.readableBytes > 0 {
             let fragment = block.readSlice(length: min(block.readableBytes, H2Frame.defaultMaximumPayload)) ?? ByteBuffer()

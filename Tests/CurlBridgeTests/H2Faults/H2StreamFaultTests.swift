@@ -45,11 +45,13 @@ struct H2StreamFaultTests {
         try await harness.finish()
     }
 
-    /// A head announcing 1000 bytes, then silence on an open connection.
+    /// A head announcing 1000 bytes, then silence on an open connection. The connection is
+    /// made by a request before, so the idle clock runs only while the stream is silent.
     @Test("a stall after the head is an idle timeout", arguments: ClientStyle.allCases)
     func stallAfterHeaders(style: ClientStyle) async throws {
         let harness = try await H2FaultHarness.start(.stallAfterHeaders)
-        let failure = await harness.send(.get("stall").timeout(idle: .milliseconds(300)), style).failure
+        #expect(await harness.send(.get("ok"), style).bodyText == "GET /ok")
+        let failure = await harness.send(.get("stall").timeout(idle: .seconds(1)), style).failure
         #expect(failure?.code == .idleTimedOut, "\(failure.map { "\($0.code) \($0.curlMessage ?? "")" } ?? "success")")
         #expect(harness.server.streams(path: "/stall").count == 1)
         try await harness.finish()
