@@ -1,7 +1,8 @@
-// `CurlBridgeProbe h2-faults`: every HTTP/2 fault of `H2FaultServer`, in the three client styles,
+// `CurlBridgeProbe h2-faults [rounds]`: every HTTP/2 fault of `H2FaultServer`, in the three client styles,
 // with the process's descriptors, threads, live curl handles and RSS before and after, and the
 // process CPU time each fault took. The fault servers run in this process too, so their sockets
-// count: they close when the client closes its side.
+// count: they close when the client closes its side. One warm-up round, then `rounds` (5 unless
+// given) measured ones; the first is reported fault by fault.
 @testable import CurlBridge  // CurlEasyHandle.liveCount
 import CurlBridgeTestServer
 import Dispatch
@@ -131,7 +132,7 @@ private func settled(at baseline: Int, _ measure: () -> Int) -> Int {
     return value
 }
 
-func probeH2Faults(server: TestServer) -> Never {
+func probeH2Faults(server: TestServer, rounds: Int) -> Never {
     guard let testCA = try? CertificateBundle(pem: TestServer.certificateAuthorityPEM) else {
         print("h2-faults the test CA's PEM is malformed")
         exit(1)
@@ -143,13 +144,13 @@ func probeH2Faults(server: TestServer) -> Never {
         let descriptorsBefore = count("/proc/self/fd")
         let threadsBefore = count("/proc/self/task"), handlesBefore = CurlEasyHandle.liveCount
         let residentBefore = residentKiB()
-        let rounds = 5
         for round in 0..<rounds {
             try runH2Faults(server: server, configuration: configuration, report: round == 0)
         }
         let descriptorsAfter = settled(at: descriptorsBefore) { count("/proc/self/fd") }
         let threadsAfter = settled(at: threadsBefore) { count("/proc/self/task") }
         let handlesAfter = settled(at: handlesBefore) { CurlEasyHandle.liveCount }
+        Thread.sleep(forTimeInterval: 0.3)  // the fault servers' TLS handlers let go after 100 ms
         print("h2-faults rounds=\(rounds) fdBefore=\(descriptorsBefore) fdAfter=\(descriptorsAfter) threadsBefore=\(threadsBefore) threadsAfter=\(threadsAfter) handlesBefore=\(handlesBefore) handlesAfter=\(handlesAfter) rssBeforeKiB=\(residentBefore) rssAfterKiB=\(residentKiB())")
     } catch {
         print("h2-faults failed: \(error)")

@@ -1,3 +1,4 @@
+import NIOCore
 import NIOHTTP2
 import NIOSSL
 
@@ -5,8 +6,11 @@ import NIOSSL
 /// offering ALPN `h2` and `http/1.1` so one port serves both protocols.
 enum ServerTLSContext {
     /// Parses the embedded PEMs and returns a ready server context offering `applicationProtocols`
-    /// through ALPN (`h2` and `http/1.1` unless given).
-    static func make(applicationProtocols: [String] = NIOHTTP2SupportedALPNProtocols) throws -> NIOSSLContext {
+    /// through ALPN (`h2` and `http/1.1` unless given), whose handlers wait up to
+    /// `shutdownTimeout` for the client's close_notify (and keep the connection's buffers that long).
+    static func make(
+        applicationProtocols: [String] = NIOHTTP2SupportedALPNProtocols, shutdownTimeout: TimeAmount = .seconds(5)
+    ) throws -> NIOSSLContext {
         let certificate = try NIOSSLCertificate(
             bytes: Array(TestCertificates.serverCertificate.utf8),
             format: .pem
@@ -20,6 +24,7 @@ enum ServerTLSContext {
             privateKey: .privateKey(privateKey)
         )
         configuration.applicationProtocols = applicationProtocols
+        configuration.shutdownTimeout = shutdownTimeout
         return try NIOSSLContext(configuration: configuration)
     }
 }

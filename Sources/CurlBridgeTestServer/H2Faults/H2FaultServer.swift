@@ -63,7 +63,10 @@ public final class H2FaultServer: Sendable {
 
     /// Binds a listener for `fault` on `group`.
     static func start(_ fault: H2Fault, on group: EventLoopGroup) async throws -> H2FaultServer {
-        let context = try ServerTLSContext.make(applicationProtocols: ["h2"])
+        // A closed connection's TLS handler (and the response bytes the client never read) stays
+        // alive until its shutdown timeout fires, even after the socket closed: 5 s by default,
+        // which would make a process that runs faults in a loop look as if it leaked.
+        let context = try ServerTLSContext.make(applicationProtocols: ["h2"], shutdownTimeout: .milliseconds(100))
         let refusals = if case .refuseStreams(let count) = fault { count } else { 0 }
         let ledger = H2FaultLedger(refusals: refusals)
         let channel = try await ServerBootstrap(group: group)
