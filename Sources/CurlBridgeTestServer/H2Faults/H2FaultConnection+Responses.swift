@@ -26,13 +26,7 @@ extension H2FaultConnection {
             flood(stream, context: context)
         case .oversizedHeaderSection(let bytes):
             ledger.record(request.record(connection: connection, .faulted))
-            var block = H2HeaderBlock.encode([(":status", "200"), ("content-length", "0")])
-            var index = 0
-            while block.readableBytes < bytes {
-                Self.kibibyteField("x-big-\(index)", to: &block)
-                index += 1
-            }
-            write(Self.headerFrames(stream, block: block), context: context)
+            write(Self.headerFrames(stream, block: Self.oversizedBlock(bytes: bytes)), context: context)
         case .oversizedHeaderField(let bytes):
             ledger.record(request.record(connection: connection, .faulted))
             let block = H2HeaderBlock.encode([
@@ -104,6 +98,17 @@ extension H2FaultConnection {
     /// A header field of about 1 KiB: `name` and 1000 bytes of value.
     private static func kibibyteField(_ name: String, to block: inout ByteBuffer) {
         H2HeaderBlock.append(name, String(repeating: "a", count: 1000), to: &block)
+    }
+
+    /// A `200` header block of at least `bytes` bytes: fields of about 1 KiB.
+    private static func oversizedBlock(bytes: Int) -> ByteBuffer {
+        var block = H2HeaderBlock.encode([(":status", "200"), ("content-length", "0")])
+        var index = 0
+        while block.readableBytes < bytes {
+            kibibyteField("x-big-\(index)", to: &block)
+            index += 1
+        }
+        return block
     }
 
     /// `block` as the head of a response without body: a HEADERS frame (ending the stream) and
