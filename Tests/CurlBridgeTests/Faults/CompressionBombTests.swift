@@ -33,8 +33,8 @@ struct CompressionBombTests {
         let server = try await FaultFixture.server()
         let key = FaultFixture.key()
         let (transport, completions) = FaultFixture.transport()
-        let code = await style.streamStopping(after: 1 << 20, .get(server.url(flood.fault, key: key, flood.parameters)), through: transport)
-        #expect(code == (style == .callback ? .cancelled : .bodyTooLarge))
+        let error = await style.streamStopping(after: 1 << 20, .get(server.url(flood.fault, key: key, flood.parameters)), through: transport)
+        #expect(error?.code == (style == .callback ? .cancelled : .bodyTooLarge), "\(error.map { "\($0.code): \($0.curlMessage ?? $0.message)" } ?? "success")")
         #expect(await completions.completions(containing: key, through: transport, server: server) == 1)
         #expect(await poll(within: .seconds(30), until: { transport.inFlightCount == 0 }))
     }
@@ -51,8 +51,8 @@ struct CompressionBombTests {
 extension ClientStyle {
     /// Streams `request` and fails as a consumer would once more than `limit` bytes arrived:
     /// `readAll(upTo:)` and `collect(upTo:)` for the blocking and async styles, a cancel for the
-    /// callback style. Returns the code the stream ended with (`nil`: it succeeded).
-    func streamStopping(after limit: Int, _ request: Request, through transport: Transport) async -> RequestError.Code? {
+    /// callback style. Returns the error the stream ended with (`nil`: it succeeded).
+    func streamStopping(after limit: Int, _ request: Request, through transport: Transport) async -> RequestError? {
         switch self {
         case .blocking:
             let client = BlockingClient(transport: transport)
@@ -61,7 +61,7 @@ extension ClientStyle {
                     _ = try client.stream(request).readAll(upTo: limit)
                     return nil
                 } catch {
-                    return error.code
+                    return error
                 }
             }
         case .async:
@@ -69,7 +69,7 @@ extension ClientStyle {
                 _ = try await AsyncClient(transport: transport).stream(request).body.collect(upTo: limit)
                 return nil
             } catch {
-                return error.code
+                return error
             }
         case .callback:
             let received = Mutex(0)
@@ -81,7 +81,7 @@ extension ClientStyle {
                         let total = received.withLock { $0 += data.count; return $0 }
                         if total > limit { task.withLock { $0 }?.cancel() }
                     },
-                    onComplete: { continuation.resume(returning: $0.failure?.code) })
+                    onComplete: { continuation.resume(returning: $0.failure) })
                 task.withLock { $0 = started }
             }
         }
