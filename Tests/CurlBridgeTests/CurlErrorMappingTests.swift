@@ -63,6 +63,20 @@ import Testing
         #expect(error.curlMessage?.isEmpty == false)  // curl_easy_strerror's text when the buffer is empty
     }
 
+    /// Codes curl gives for two different things: before a connection, about the URL or memory;
+    /// while the response head is read, about the reply (a garbage status line or HTTP/0.9, a
+    /// header line over curl's 100 KiB).
+    @Test(arguments: [
+        (CURLE_UNSUPPORTED_PROTOCOL, false, RequestError.Code.unsupportedScheme),
+        (CURLE_UNSUPPORTED_PROTOCOL, true, .protocolError),
+        (CURLE_OUT_OF_MEMORY, false, .transportFailure),
+        (CURLE_OUT_OF_MEMORY, true, .headersTooLarge),
+    ])
+    func codeWhileReadingTheHeadSaysWhatTheReplyDid(curl: CURLcode, readingHead: Bool, expected: RequestError.Code) {
+        let error = RequestError(curlResult: curl, errorBuffer: "", connectLimitApplied: false, readingHead: readingHead)
+        #expect(error.code == expected)
+    }
+
     /// OpenSSL's verify results (`X509_V_ERR_*`) and curl's texts, as libcurl 7.88 reports them.
     static let verification: [(verifyResult: Int, text: String, certificatesPinned: Bool, expected: RequestError.Code)] = [
         (10, "SSL certificate problem: certificate has expired", false, .certificateExpired),

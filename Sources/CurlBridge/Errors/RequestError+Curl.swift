@@ -16,9 +16,12 @@ extension RequestError.Code {
     ///   - tls: What the transfer knew about its TLS session, which tells curl's one verification
     ///     failure apart into precise codes; `nil` when unknown.
     ///   - errorText: curl's error-buffer text, which names an alert the server sent.
+    ///   - readingHead: Whether the transfer was connected and reading the response head: curl
+    ///     reports a reply that is not HTTP (a garbage status line, HTTP/0.9) as an unsupported
+    ///     protocol, and a header line longer than it accepts (100 KiB) as out of memory.
     init(
         curlResult result: CURLcode, connectLimitApplied: Bool, proxyTunnelStatus: Int = 0,
-        tls: CurlTLSContext? = nil, errorText: String = ""
+        tls: CurlTLSContext? = nil, errorText: String = "", readingHead: Bool = false
     ) {
         if result != CURLE_OK, proxyTunnelStatus != 0, !(200...299).contains(proxyTunnelStatus) {
             self = .proxyFailure
@@ -36,7 +39,9 @@ extension RequestError.Code {
             // the refusal arrives as an alert on the first read.
             self = .clientCertificateRejected
         case CURLE_UNSUPPORTED_PROTOCOL:
-            self = .unsupportedScheme
+            self = readingHead ? .protocolError : .unsupportedScheme
+        case CURLE_OUT_OF_MEMORY where readingHead:
+            self = .headersTooLarge
         case CURLE_URL_MALFORMAT:
             self = .invalidURL
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
@@ -128,16 +133,17 @@ extension RequestError {
     /// - Parameters:
     ///   - result: The `CURLcode`.
     ///   - errorBuffer: The contents of the transfer's `CURLOPT_ERRORBUFFER` (may be empty).
-    ///   - connectLimitApplied: See ``RequestError/Code/init(curlResult:connectLimitApplied:proxyTunnelStatus:tls:errorText:)``.
+    ///   - connectLimitApplied: See ``RequestError/Code/init(curlResult:connectLimitApplied:proxyTunnelStatus:tls:errorText:readingHead:)``.
     ///   - proxyTunnelStatus: Likewise.
     ///   - tls: Likewise.
+    ///   - readingHead: Likewise.
     init(
         curlResult result: CURLcode, errorBuffer: String, connectLimitApplied: Bool, proxyTunnelStatus: Int = 0,
-        tls: CurlTLSContext? = nil
+        tls: CurlTLSContext? = nil, readingHead: Bool = false
     ) {
         let code = Code(
             curlResult: result, connectLimitApplied: connectLimitApplied, proxyTunnelStatus: proxyTunnelStatus,
-            tls: tls, errorText: errorBuffer)
+            tls: tls, errorText: errorBuffer, readingHead: readingHead)
         let summary = String(cString: curl_easy_strerror(result))
         self.init(
             code, errorBuffer.isEmpty ? summary : errorBuffer,
