@@ -107,14 +107,13 @@ extension Result {
     }
 }
 
-/// Waits (a bounded poll) until descriptors and handles are back to `baseline`, and returns the figures.
-func settled(at baseline: ProcessFigures) -> ProcessFigures {
-    var now = ProcessFigures()
-    for _ in 0..<500 where now.descriptors > baseline.descriptors || now.handles > 0 {
+/// Waits (a bounded poll, up to 5 s) until the fault server has closed every connection and no
+/// curl handle is alive, then returns the figures.
+func settled(_ server: FaultServer) -> ProcessFigures {
+    for _ in 0..<500 where server.openConnections > 0 || Transport._liveCurlHandleCount > 0 {
         usleep(10_000)
-        now = ProcessFigures()
     }
-    return now
+    return ProcessFigures()
 }
 
 func probeFaults(server _: TestServer) -> Never {
@@ -141,7 +140,7 @@ func probeFaults(server _: TestServer) -> Never {
     let done = DispatchSemaphore(value: 0)
     warmUp.shutdown { done.signal() }
     done.wait()
-    let baseline = settled(at: ProcessFigures())
+    let baseline = settled(server)
     print("faults baseline fd=\(baseline.descriptors) threads=\(baseline.threads) handles=\(baseline.handles) rss=\(baseline.residentBytes) maximumBodySize=\(configuration.maximumBodySize)")
     var peakResident = baseline.residentBytes
     for probe in faultProbeList {
@@ -151,7 +150,7 @@ func probeFaults(server _: TestServer) -> Never {
             let outcome = runFault(probe, style: style, server: server, transport: transport)
             transport.shutdown { done.signal() }
             done.wait()
-            let after = settled(at: baseline)
+            let after = settled(server)
             peakResident = max(peakResident, after.residentBytes)
             let cpu = String(format: "%.3f", after.cpuSeconds - before.cpuSeconds)
             print("fault name=\(probe.name) tls=\(probe.tls) style=\(style) outcome=\(outcome) fd=\(after.descriptors) threads=\(after.threads) handles=\(after.handles) rss=\(after.residentBytes) cpu=\(cpu)")

@@ -50,7 +50,13 @@ final class FaultConnectionHandler: ChannelInboundHandler {
         takeRequest(context: context)
     }
 
+    func channelActive(context: ChannelHandlerContext) {
+        ledger.connection(opened: true)
+        context.fireChannelActive()
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
+        ledger.connection(opened: false)
         if let answering, !closing {
             ledger.closedByClient(key: answering.key, bytesSent: answering.bytesSent)
         }

@@ -4,6 +4,15 @@ import Synchronization
 final class FaultLedger: Sendable {
     private let records = Mutex<[String: FaultRecord]>([:])
     private let connections = Atomic<Int>(0)
+    private let open = Atomic<Int>(0)
+
+    /// Connections open now (accepted and not yet closed).
+    var openConnections: Int { open.load(ordering: .relaxed) }
+
+    /// Notes that a connection opened, or (`opened` false) closed.
+    func connection(opened: Bool) {
+        open.add(opened ? 1 : -1, ordering: .relaxed)
+    }
 
     /// A number for a new connection, from 1.
     func nextConnection() -> Int {

@@ -36,9 +36,12 @@ public final class FaultServer: Sendable {
         self.tlsPort = tlsPort
     }
 
-    /// Starts both listeners on 127.0.0.1 with random free ports, on one thread of their own.
+    /// Starts both listeners on 127.0.0.1 with random free ports, on two threads of their own.
+    /// The compression bombs are made first, here: made on first use they would hold an event
+    /// loop for a second of a debug build while other tests' timeouts run.
     public static func start() async throws -> FaultServer {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        _ = CompressionBomb.allCases.map(\.encoded.count)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         let ledger = FaultLedger()
         do {
             var configuration = TLSConfiguration.makeServerConfiguration(
@@ -81,6 +84,9 @@ public final class FaultServer: Sendable {
     /// An `https` URL on the plaintext port: the client's hello is answered by a plaintext HTTP
     /// `400` and a close.
     public var plaintextOnTLSURL: String { "https://127.0.0.1:\(port)/fault/ok" }
+
+    /// Connections open now: 0 once every client connection has closed on the server's side too.
+    public var openConnections: Int { ledger.openConnections }
 
     /// What the server received and saw for `key` so far.
     public func record(key: String) -> FaultRecord {
