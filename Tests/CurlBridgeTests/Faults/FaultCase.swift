@@ -55,7 +55,7 @@ struct FaultCase: Sendable, CustomTestStringConvertible {
         // A byte every 20 ms never looks idle; the total timeout bounds it.
         FaultCase(fault: .drip, parameters: ["interval": "20", "bytes": "1000"], expected: .failed(.totalTimedOut)) {
             $0.timeouts.idle = .seconds(5)
-            $0.timeouts.total = .seconds(2)
+            $0.timeouts.total = .seconds(3)
         },
         FaultCase(fault: .headerFlood, expected: .failed(.headersTooLarge)),
         FaultCase(fault: .hugeHeader, expected: .failed(.headersTooLarge)),
