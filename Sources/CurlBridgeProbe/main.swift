@@ -9,6 +9,8 @@
 //   CurlBridgeProbe env-proxy    with http_proxy, HTTPS_PROXY, all_proxy and NO_PROXY set in this
 //                                process, whether requests go through a test proxy for each
 //                                proxy configuration
+//   CurlBridgeProbe faults       every fault of the fault server once per style, with descriptors,
+//                                threads, curl handles, RSS and CPU time after each (FaultsProbe.swift)
 import CurlBridge
 import CurlBridgeTestServer
 import Dispatch
@@ -214,8 +216,9 @@ do {
     case "resources": probeResources(server: server)
     case "disk-full" where CommandLine.arguments.count == 3: probeDiskFull(server: server, directory: CommandLine.arguments[2])
     case "env-proxy": probeEnvironmentProxy(server: server)
+    case "faults": probeFaults(server: server)
     default:
-        print("usage: CurlBridgeProbe main-queue|resources|disk-full <directory>|env-proxy")
+        print("usage: CurlBridgeProbe main-queue|resources|disk-full <directory>|env-proxy|faults")
         exit(2)
     }
 } catch {
