@@ -63,17 +63,23 @@ import Testing
         #expect(error.curlMessage?.isEmpty == false)  // curl_easy_strerror's text when the buffer is empty
     }
 
-    /// Codes curl gives for two different things: before a connection, about the URL or memory;
-    /// while the response head is read, about the reply (a garbage status line or HTTP/0.9, a
-    /// header line over curl's 100 KiB).
+    /// Codes curl gives for different things before the connection, while the head is read and
+    /// while the body is: about the URL or memory; about the reply (a garbage status line or
+    /// HTTP/0.9, a header line over curl's 100 KiB, curl's 300 KiB of headers); about the body (a
+    /// decoded bomb outgrowing curl's buffer for a paused consumer, a bad chunk, a reset).
     @Test(arguments: [
-        (CURLE_UNSUPPORTED_PROTOCOL, false, RequestError.Code.unsupportedScheme),
-        (CURLE_UNSUPPORTED_PROTOCOL, true, .protocolError),
-        (CURLE_OUT_OF_MEMORY, false, .transportFailure),
-        (CURLE_OUT_OF_MEMORY, true, .headersTooLarge),
+        (CURLE_UNSUPPORTED_PROTOCOL, CurlResponsePhase.connecting, "", RequestError.Code.unsupportedScheme),
+        (CURLE_UNSUPPORTED_PROTOCOL, .readingHead, "Received HTTP/0.9 when not allowed", .protocolError),
+        (CURLE_OUT_OF_MEMORY, .connecting, "", .transportFailure),
+        (CURLE_OUT_OF_MEMORY, .readingHead, "", .headersTooLarge),
+        (CURLE_OUT_OF_MEMORY, .readingBody, "", .bodyTooLarge),
+        (CURLE_RECV_ERROR, .readingHead, "Too large response headers: 307492 > 307200", .headersTooLarge),
+        (CURLE_RECV_ERROR, .readingHead, "Recv failure: Connection reset by peer", .connectionLost),
+        (CURLE_RECV_ERROR, .readingBody, "Illegal or missing hexadecimal sequence in chunked-encoding", .protocolError),
+        (CURLE_RECV_ERROR, .readingBody, "Recv failure: Connection reset by peer", .responseTruncated),
     ])
-    func codeWhileReadingTheHeadSaysWhatTheReplyDid(curl: CURLcode, readingHead: Bool, expected: RequestError.Code) {
-        let error = RequestError(curlResult: curl, errorBuffer: "", connectLimitApplied: false, readingHead: readingHead)
+    func codeSaysWhatTheReplyDidInItsPhase(curl: CURLcode, phase: CurlResponsePhase, text: String, expected: RequestError.Code) {
+        let error = RequestError(curlResult: curl, errorBuffer: text, connectLimitApplied: false, phase: phase)
         #expect(error.code == expected)
     }
 

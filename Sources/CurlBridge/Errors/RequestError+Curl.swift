@@ -16,12 +16,11 @@ extension RequestError.Code {
     ///   - tls: What the transfer knew about its TLS session, which tells curl's one verification
     ///     failure apart into precise codes; `nil` when unknown.
     ///   - errorText: curl's error-buffer text, which names an alert the server sent.
-    ///   - readingHead: Whether the transfer was connected and reading the response head: curl
-    ///     reports a reply that is not HTTP (a garbage status line, HTTP/0.9) as an unsupported
-    ///     protocol, and a header line longer than it accepts (100 KiB) as out of memory.
+    ///   - phase: How far the response had come: curl uses one code for different things before
+    ///     and after the connection, and before and after the head (see ``CurlResponsePhase``).
     init(
         curlResult result: CURLcode, connectLimitApplied: Bool, proxyTunnelStatus: Int = 0,
-        tls: CurlTLSContext? = nil, errorText: String = "", readingHead: Bool = false
+        tls: CurlTLSContext? = nil, errorText: String = "", phase: CurlResponsePhase = .connecting
     ) {
         if result != CURLE_OK, proxyTunnelStatus != 0, !(200...299).contains(proxyTunnelStatus) {
             self = .proxyFailure
@@ -39,9 +38,18 @@ extension RequestError.Code {
             // the refusal arrives as an alert on the first read.
             self = .clientCertificateRejected
         case CURLE_UNSUPPORTED_PROTOCOL:
-            self = readingHead ? .protocolError : .unsupportedScheme
-        case CURLE_OUT_OF_MEMORY where readingHead:
-            self = .headersTooLarge
+            // While the head is read: a reply that is not HTTP (a garbage status line, HTTP/0.9).
+            self = phase == .readingHead ? .protocolError : .unsupportedScheme
+        case CURLE_OUT_OF_MEMORY where phase == .readingHead:
+            self = .headersTooLarge  // a header line over curl's 100 KiB
+        case CURLE_OUT_OF_MEMORY where phase == .readingBody:
+            self = .bodyTooLarge  // decoded bytes beyond what curl holds for a paused consumer (a bomb)
+        case CURLE_RECV_ERROR where phase == .readingHead && errorText.contains("response headers"):
+            self = .headersTooLarge  // curl's own 300 KiB limit, above a raised maximumHeaderSize
+        case CURLE_RECV_ERROR where phase == .readingBody && errorText.contains("chunked-encoding"):
+            self = .protocolError  // a bad chunk size or chunk framing
+        case CURLE_RECV_ERROR where phase == .readingBody:
+            self = .responseTruncated  // the head arrived, the connection broke (a reset) mid-body
         case CURLE_URL_MALFORMAT:
             self = .invalidURL
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
@@ -119,6 +127,16 @@ extension RequestError.Code {
     }
 }
 
+/// How far a response had come when curl failed.
+enum CurlResponsePhase {
+    /// Not connected yet (or no connection was made).
+    case connecting
+    /// Connected, and the final response head not complete.
+    case readingHead
+    /// The final head complete: reading the body (or its trailers).
+    case readingBody
+}
+
 /// What a transfer knew about its TLS session when curl failed.
 struct CurlTLSContext {
     /// OpenSSL's certificate verify result (`CURLINFO_SSL_VERIFYRESULT`).
@@ -133,17 +151,17 @@ extension RequestError {
     /// - Parameters:
     ///   - result: The `CURLcode`.
     ///   - errorBuffer: The contents of the transfer's `CURLOPT_ERRORBUFFER` (may be empty).
-    ///   - connectLimitApplied: See ``RequestError/Code/init(curlResult:connectLimitApplied:proxyTunnelStatus:tls:errorText:readingHead:)``.
+    ///   - connectLimitApplied: See ``RequestError/Code/init(curlResult:connectLimitApplied:proxyTunnelStatus:tls:errorText:phase:)``.
     ///   - proxyTunnelStatus: Likewise.
     ///   - tls: Likewise.
-    ///   - readingHead: Likewise.
+    ///   - phase: Likewise.
     init(
         curlResult result: CURLcode, errorBuffer: String, connectLimitApplied: Bool, proxyTunnelStatus: Int = 0,
-        tls: CurlTLSContext? = nil, readingHead: Bool = false
+        tls: CurlTLSContext? = nil, phase: CurlResponsePhase = .connecting
     ) {
         let code = Code(
             curlResult: result, connectLimitApplied: connectLimitApplied, proxyTunnelStatus: proxyTunnelStatus,
-            tls: tls, errorText: errorBuffer, readingHead: readingHead)
+            tls: tls, errorText: errorBuffer, phase: phase)
         let summary = String(cString: curl_easy_strerror(result))
         self.init(
             code, errorBuffer.isEmpty ? summary : errorBuffer,

@@ -429,6 +429,12 @@ final class CurlTransfer {
         return request.totalTimeoutMilliseconds.map { connect <= $0 } ?? true
     }
 
+    /// How far the response had come.
+    private var responsePhase: CurlResponsePhase {
+        if headGuard.hasFinalHead { return .readingBody }
+        return hasConnected ? .readingHead : .connecting
+    }
+
     /// The outcome of a transfer curl finished with `result`.
     func outcome(of result: CURLcode) -> Result<Response, RequestError> {
         if result == CURLE_OK { _ = deliverPendingHead() }  // a final 401 without a body
@@ -438,7 +444,7 @@ final class CurlTransfer {
             var error = RequestError(
                 curlResult: result, errorBuffer: easy.errorText, connectLimitApplied: connectLimitApplied,
                 proxyTunnelStatus: easy.info(long: CURLINFO_HTTP_CONNECTCODE), tls: tls,
-                readingHead: hasConnected && !headGuard.hasFinalHead)
+                phase: responsePhase)
                 .attributed(to: request.method, url: request.url)
             // Whether the server had begun to answer: a retry policy re-sends only what it had not.
             error.receivedResponseBytes = easy.info(long: CURLINFO_HEADER_SIZE) > 0
