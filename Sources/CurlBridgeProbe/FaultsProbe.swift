@@ -37,6 +37,9 @@ let faultProbeList: [ProbeFault] = {
 /// glibc's `malloc_trim`, which the Glibc module does not export.
 @_silgen_name("malloc_trim") func mallocTrim(_ pad: Int) -> Int32
 
+/// glibc's `mallopt`, likewise.
+@_silgen_name("mallopt") func mallocOption(_ parameter: Int32, _ value: Int32) -> Int32
+
 /// Process-wide figures read from /proc and the process's CPU clock.
 struct ProcessFigures {
     var descriptors = count("/proc/self/fd")
@@ -129,6 +132,12 @@ func probeFaults(server _: TestServer) -> Never {
         print("faults the fault server did not start")
         exit(1)
     }
+    // glibc raises its mmap threshold to the size of each large block freed (up to 32 MiB): after
+    // a 64 MiB body, the next large buffers come from the heap arenas, whose freed pages stay
+    // fragmented and resident (RSS then steps up by ~7 MB per 64 MiB body and stays, with no
+    // byte leaked). A fixed threshold (-3: M_MMAP_THRESHOLD) keeps large buffers in mmap, so RSS
+    // measures what the library and the server hold.
+    _ = mallocOption(-3, 1 << 20)
     var configuration = Configuration(tls: TLSConfiguration(trustRoots: .replacingSystem(with: testCA)))
     configuration.timeouts.idle = .milliseconds(300)
     // Warm up: the first TLS request and each style's first use start threads that stay.

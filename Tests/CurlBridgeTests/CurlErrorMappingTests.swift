@@ -74,6 +74,8 @@ import Testing
         (CURLE_OUT_OF_MEMORY, .readingHead, "", .headersTooLarge),
         (CURLE_OUT_OF_MEMORY, .readingBody, "", .bodyTooLarge),
         (CURLE_RECV_ERROR, .readingHead, "Too large response headers: 307492 > 307200", .headersTooLarge),
+        (CURLE_RECV_ERROR, .readingHead, "h2_process_pending_input: nghttp2_session_mem_recv() returned -902:The user callback function failed", .headersTooLarge),
+        (CURLE_RECV_ERROR, .readingHead, "h2_process_pending_input: nghttp2_session_mem_recv() returned -905:Too many CONTINUATION frames following a HEADER frame", .headersTooLarge),
         (CURLE_RECV_ERROR, .readingHead, "Recv failure: Connection reset by peer", .connectionLost),
         (CURLE_RECV_ERROR, .readingBody, "Illegal or missing hexadecimal sequence in chunked-encoding", .protocolError),
         (CURLE_RECV_ERROR, .readingBody, "Recv failure: Connection reset by peer", .responseTruncated),

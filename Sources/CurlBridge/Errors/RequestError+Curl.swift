@@ -44,8 +44,8 @@ extension RequestError.Code {
             self = .headersTooLarge  // a header line over curl's 100 KiB
         case CURLE_OUT_OF_MEMORY where phase == .readingBody:
             self = .bodyTooLarge  // decoded bytes beyond what curl holds for a paused consumer (a bomb)
-        case CURLE_RECV_ERROR where phase == .readingHead && errorText.contains("response headers"):
-            self = .headersTooLarge  // curl's own 300 KiB limit, above a raised maximumHeaderSize
+        case CURLE_RECV_ERROR where phase == .readingHead && Self.namesOversizedHead(errorText):
+            self = .headersTooLarge
         case CURLE_RECV_ERROR where phase == .readingBody && errorText.contains("chunked-encoding"):
             self = .protocolError  // a bad chunk size or chunk framing
         case CURLE_RECV_ERROR where phase == .readingBody:
@@ -116,6 +116,14 @@ extension RequestError.Code {
         default:
             self = .tlsFailure
         }
+    }
+
+    /// Whether curl's text, while a head is read, reports a header section too large for curl:
+    /// its own 300 KiB HTTP/1.1 limit (above a raised ``Configuration/maximumHeaderSize``), its
+    /// 128 KiB buffer for one HTTP/2 head (nghttp2's header callback failing, -902), or nghttp2's
+    /// limit on CONTINUATION frames (a header block that never ends, -905).
+    private static func namesOversizedHead(_ text: String) -> Bool {
+        text.contains("Too large response headers") || text.contains("returned -902") || text.contains("returned -905")
     }
 
     /// Whether curl's text reports a TLS alert by which the server refused the client's

@@ -34,17 +34,22 @@ struct CompressionBombTests {
         let key = FaultFixture.key()
         let (transport, completions) = FaultFixture.transport()
         let error = await style.streamStopping(after: 1 << 20, .get(server.url(flood.fault, key: key, flood.parameters)), through: transport)
-        #expect(error?.code == (style == .callback ? .cancelled : .bodyTooLarge), "\(error.map { "\($0.code): \($0.curlMessage ?? $0.message)" } ?? "success")")
+        // The callback consumer cancels; curl may first refuse to hold one read's decoded output
+        // for the paused stream (a bomb's 512 KiB decode to far more), which is bodyTooLarge too.
+        let expected: [RequestError.Code] = style == .callback ? [.cancelled, .bodyTooLarge] : [.bodyTooLarge]
+        #expect(error.map { expected.contains($0.code) } == true, "\(error.map { "\($0.code): \($0.curlMessage ?? $0.message)" } ?? "success")")
         #expect(await completions.completions(containing: key, through: transport, server: server) == 1)
         #expect(await poll(within: .seconds(30), until: { transport.inFlightCount == 0 }))
     }
 
-    @Test("a gzip bomb in a redirect's body does not stop the redirect", arguments: ClientStyle.allCases)
+    /// A plain send decides a redirect from the complete response, so it collects the 3xx body
+    /// under the cap like any other (streams and downloads decide at the head and drain 1 MiB).
+    @Test("a gzip bomb in a redirect's body stops at the body cap", arguments: ClientStyle.allCases)
     func bombInRedirectBody(style: ClientStyle) async throws {
         let server = try await FaultFixture.server()
         let (transport, _) = FaultFixture.transport()
         let result = await style.send(.get(server.url(.bombInRedirect, key: FaultFixture.key())), through: transport)
-        #expect((try? result.get().body) == Data("ok".utf8), "\(result.failure.map { "\($0.code): \($0.curlMessage ?? $0.message)" } ?? "")")
+        #expect(result.failure?.code == .bodyTooLarge, "\(result.failure.map { "\($0.code): \($0.curlMessage ?? $0.message)" } ?? "success")")
     }
 }
 
