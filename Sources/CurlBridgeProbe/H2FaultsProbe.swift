@@ -3,7 +3,7 @@
 // process CPU time each fault took. The fault servers run in this process too, so their sockets
 // count: they close when the client closes its side. One warm-up round, then `rounds` (5 unless
 // given) measured ones; the first is reported fault by fault.
-@testable import CurlBridge  // CurlEasyHandle.liveCount
+import CurlBridge
 import CurlBridgeTestServer
 import Dispatch
 import Foundation
@@ -96,8 +96,10 @@ private func cpuMilliseconds() -> Int {
     return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000 + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000
 }
 
-/// The resident set size in KiB, from /proc/self/status.
+/// The resident set size in KiB, from /proc/self/status, after `malloc_trim(0)` (freed heap
+/// handed back first, so the figure is live memory rather than what glibc kept for reuse).
 private func residentKiB() -> Int {
+    _ = mallocTrim(0)
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
     let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
     return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
@@ -142,14 +144,14 @@ func probeH2Faults(server: TestServer, rounds: Int) -> Never {
         try runH2Faults(server: server, configuration: configuration, report: false)  // warm-up
         Thread.sleep(forTimeInterval: 0.5)  // the fault servers close their sides asynchronously
         let descriptorsBefore = count("/proc/self/fd")
-        let threadsBefore = count("/proc/self/task"), handlesBefore = CurlEasyHandle.liveCount
+        let threadsBefore = count("/proc/self/task"), handlesBefore = Transport._liveCurlHandleCount
         let residentBefore = residentKiB()
         for round in 0..<rounds {
             try runH2Faults(server: server, configuration: configuration, report: round == 0)
         }
         let descriptorsAfter = settled(at: descriptorsBefore) { count("/proc/self/fd") }
         let threadsAfter = settled(at: threadsBefore) { count("/proc/self/task") }
-        let handlesAfter = settled(at: handlesBefore) { CurlEasyHandle.liveCount }
+        let handlesAfter = settled(at: handlesBefore) { Transport._liveCurlHandleCount }
         Thread.sleep(forTimeInterval: 0.3)  // the fault servers' TLS handlers let go after 100 ms
         print("h2-faults rounds=\(rounds) fdBefore=\(descriptorsBefore) fdAfter=\(descriptorsAfter) threadsBefore=\(threadsBefore) threadsAfter=\(threadsAfter) handlesBefore=\(handlesBefore) handlesAfter=\(handlesAfter) rssBeforeKiB=\(residentBefore) rssAfterKiB=\(residentKiB())")
     } catch {
