@@ -46,14 +46,17 @@ struct H2StreamFaultTests {
     }
 
     /// A head announcing 1000 bytes, then silence on an open connection. The connection is
-    /// made by a request before, so the idle clock runs only while the stream is silent.
+    /// made by a request before, so the idle clock runs while the stream is silent, not during
+    /// the TLS handshake.
     @Test("a stall after the head is an idle timeout", arguments: ClientStyle.allCases)
     func stallAfterHeaders(style: ClientStyle) async throws {
         let harness = try await H2FaultHarness.start(.stallAfterHeaders)
         #expect(await harness.send(.get("ok"), style).bodyText == "GET /ok")
-        let failure = await harness.send(.get("stall").timeout(idle: .seconds(1)), style).failure
+        let failure = await harness.send(.get("stall").timeout(idle: .seconds(2)), style).failure
         #expect(failure?.code == .idleTimedOut, "\(failure.map { "\($0.code) \($0.curlMessage ?? "")" } ?? "success")")
-        #expect(harness.server.streams(path: "/stall").count == 1)
+        // At most once: on a machine loaded enough, the idle limit can pass before the request
+        // reached the server; it is never sent again.
+        #expect(harness.server.streams(path: "/stall").count <= 1)
         try await harness.finish()
     }
 }
