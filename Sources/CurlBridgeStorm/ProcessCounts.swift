@@ -1,4 +1,4 @@
-@_spi(Diagnostics) import CurlBridge
+import CurlBridge
 import Foundation
 
 /// What a leak shows up in: open descriptors, threads, live curl easy handles and resident memory
@@ -7,14 +7,15 @@ struct ProcessCounts: CustomStringConvertible {
     var descriptors: Int
     var threads: Int
     var easyHandles: Int
-    /// Resident set size in KiB (`VmRSS` of /proc/self/status).
+    /// Resident set size in KiB (`VmRSS` of /proc/self/status), after `malloc_trim(0)`: freed heap
+    /// that glibc keeps in its arenas is returned first, so what remains is memory in use.
     var residentKiB: Int
 
     /// The counts now.
     static func now() -> ProcessCounts {
         ProcessCounts(
             descriptors: entries(in: "/proc/self/fd"), threads: entries(in: "/proc/self/task"),
-            easyHandles: Transport.liveEasyHandleCount, residentKiB: residentKiB())
+            easyHandles: Transport._liveCurlHandleCount, residentKiB: residentKiB())
     }
 
     /// The counts once descriptors, threads and handles are back to `baseline` (plus
@@ -43,6 +44,7 @@ struct ProcessCounts: CustomStringConvertible {
     }
 
     private static func residentKiB() -> Int {
+        _ = mallocTrim(0)
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
         for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
             return Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") ?? -1
@@ -50,3 +52,6 @@ struct ProcessCounts: CustomStringConvertible {
         return -1
     }
 }
+
+/// glibc's `malloc_trim`, which the Glibc module does not export.
+@_silgen_name("malloc_trim") private func mallocTrim(_ pad: Int) -> Int32

@@ -275,11 +275,16 @@ final class SoakTally: Sendable {
             for (key, count) in state.counts.sorted(by: { $0.key < $1.key }) { report.lines.append("soak outcome \(key) \(count)") }
             report.lines.append("soak rssKiB every \(Soak.sampleEvery): " + state.samples.map(String.init).joined(separator: " "))
             guard state.samples.count >= 2 else { return report }
-            let secondHalf = state.samples[(state.samples.count / 2)...]
+            // Drift over the second half: the mean of its last half against the mean of its first
+            // half, so that the bytes of the requests in flight at one sample (32 at a time, up
+            // to a few MB) do not pass for a trend.
+            let secondHalf = Array(state.samples[(state.samples.count / 2)...])
+            let early = secondHalf.prefix(max(1, secondHalf.count / 2)), late = secondHalf.suffix(max(1, secondHalf.count / 2))
+            let mean = { (values: ArraySlice<Int>) in Double(values.reduce(0, +)) / Double(max(1, values.count)) }
             report.middle = secondHalf.first ?? 0
             report.end = state.samples.last ?? 0
             report.maxSecondHalf = secondHalf.max() ?? 0
-            report.driftPercent = Double(report.maxSecondHalf - report.middle) / Double(max(1, report.middle)) * 100
+            report.driftPercent = (mean(late) - mean(early)) / max(1, mean(early)) * 100
             return report
         }
     }

@@ -1,7 +1,6 @@
 extension Transport {
-    /// How many curl easy handles exist in the process right now, over all transports: a
-    /// diagnostic for leak checks run from a separate executable (the storm and soak programs),
-    /// not an API to build on. Every finished transfer releases its handle, so with nothing in
-    /// flight this is `0`. Reach it with `@_spi(Diagnostics) import CurlBridge`.
-    @_spi(Diagnostics) public static var liveEasyHandleCount: Int { CurlEasyHandle.liveCount }
+    /// The number of libcurl easy handles alive in this process, across every transport: one per
+    /// transfer in flight. A diagnostic for leak checks (a process whose transfers have all
+    /// completed should read 0); not a stable API — the underscore says so.
+    public static var _liveCurlHandleCount: Int { CurlEasyHandle.liveCount }
 }
