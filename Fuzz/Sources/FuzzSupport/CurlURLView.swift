@@ -1,0 +1,35 @@
+import CCurlFuzz
+
+/// How libcurl's own URL parser reads a URL, with the flags a transfer uses for `CURLOPT_URL`:
+/// the second opinion the targets compare CurlBridge's view of a URL with.
+public struct CurlURLView: Equatable, CustomStringConvertible {
+    /// The scheme, lowercase.
+    public let scheme: String
+    /// The host, lowercase, without IPv6 brackets.
+    public let host: String
+    /// The port, the scheme's default when the URL names none.
+    public let port: Int
+
+    /// curl's reading of `url`, or `nil` when curl rejects it.
+    public init?(_ url: String) {
+        guard let handle = curl_url() else { return nil }
+        defer { curl_url_cleanup(handle) }
+        let flags = UInt32(CURLU_NON_SUPPORT_SCHEME) | UInt32(CURLU_GUESS_SCHEME)
+        guard curl_url_set(handle, CURLUPART_URL, url, flags) == CURLUE_OK else { return nil }
+        func part(_ which: CURLUPart, _ flags: UInt32 = 0) -> String? {
+            var text: UnsafeMutablePointer<CChar>?
+            guard curl_url_get(handle, which, &text, flags) == CURLUE_OK, let text else { return nil }
+            defer { curl_free(text) }
+            return String(cString: text)
+        }
+        guard let scheme = part(CURLUPART_SCHEME), let host = part(CURLUPART_HOST),
+              let port = part(CURLUPART_PORT, UInt32(CURLU_DEFAULT_PORT)).flatMap({ Int($0) })
+        else { return nil }
+        self.scheme = scheme.lowercased()
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        self.host = bare.lowercased()
+        self.port = port
+    }
+
+    public var description: String { "\(scheme)://\(host):\(port)" }
+}
