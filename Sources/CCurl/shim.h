@@ -46,6 +46,13 @@ static inline CURLcode ccurl_easy_setopt_xferinfo_function(CURL *handle, curl_xf
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
 }
 
+static inline CURLcode ccurl_easy_setopt_prereq_function(CURL *handle, curl_prereq_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, callback);
+}
+
+static const int ccurl_prereqfunc_ok = CURL_PREREQFUNC_OK;
+static const int ccurl_prereqfunc_abort = CURL_PREREQFUNC_ABORT;
+
 static inline CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

@@ -9,6 +9,10 @@
 //   CurlBridgeProbe env-proxy    with http_proxy, HTTPS_PROXY, all_proxy and NO_PROXY set in this
 //                                process, whether requests go through a test proxy for each
 //                                proxy configuration
+//   CurlBridgeProbe faults       every fault of the fault server once per style, with descriptors,
+//                                threads, curl handles, RSS and CPU time after each (FaultsProbe.swift)
+//   CurlBridgeProbe h2-faults [N] every HTTP/2 fault of H2FaultServer in each style, N rounds
+//                                (5): descriptors, threads, curl handles, RSS, CPU per fault
 import CurlBridge
 import CurlBridgeTestServer
 import Dispatch
@@ -214,8 +218,10 @@ do {
     case "resources": probeResources(server: server)
     case "disk-full" where CommandLine.arguments.count == 3: probeDiskFull(server: server, directory: CommandLine.arguments[2])
     case "env-proxy": probeEnvironmentProxy(server: server)
+    case "faults": probeFaults(server: server)
+    case "h2-faults": probeH2Faults(server: server, rounds: CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 5)
     default:
-        print("usage: CurlBridgeProbe main-queue|resources|disk-full <directory>|env-proxy")
+        print("usage: CurlBridgeProbe main-queue|resources|disk-full <directory>|env-proxy|faults|h2-faults [rounds]")
         exit(2)
     }
 } catch {

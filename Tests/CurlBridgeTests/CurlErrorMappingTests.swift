@@ -63,6 +63,28 @@ import Testing
         #expect(error.curlMessage?.isEmpty == false)  // curl_easy_strerror's text when the buffer is empty
     }
 
+    /// Codes curl gives for different things before the connection, while the head is read and
+    /// while the body is: about the URL or memory; about the reply (a garbage status line or
+    /// HTTP/0.9, a header line over curl's 100 KiB, curl's 300 KiB of headers); about the body (a
+    /// decoded bomb outgrowing curl's buffer for a paused consumer, a bad chunk, a reset).
+    @Test(arguments: [
+        (CURLE_UNSUPPORTED_PROTOCOL, CurlResponsePhase.connecting, "", RequestError.Code.unsupportedScheme),
+        (CURLE_UNSUPPORTED_PROTOCOL, .readingHead, "Received HTTP/0.9 when not allowed", .protocolError),
+        (CURLE_OUT_OF_MEMORY, .connecting, "", .transportFailure),
+        (CURLE_OUT_OF_MEMORY, .readingHead, "", .headersTooLarge),
+        (CURLE_OUT_OF_MEMORY, .readingBody, "", .bodyTooLarge),
+        (CURLE_RECV_ERROR, .readingHead, "Too large response headers: 307492 > 307200", .headersTooLarge),
+        (CURLE_RECV_ERROR, .readingHead, "h2_process_pending_input: nghttp2_session_mem_recv() returned -902:The user callback function failed", .headersTooLarge),
+        (CURLE_RECV_ERROR, .readingHead, "h2_process_pending_input: nghttp2_session_mem_recv() returned -905:Too many CONTINUATION frames following a HEADER frame", .headersTooLarge),
+        (CURLE_RECV_ERROR, .readingHead, "Recv failure: Connection reset by peer", .connectionLost),
+        (CURLE_RECV_ERROR, .readingBody, "Illegal or missing hexadecimal sequence in chunked-encoding", .protocolError),
+        (CURLE_RECV_ERROR, .readingBody, "Recv failure: Connection reset by peer", .responseTruncated),
+    ])
+    func codeSaysWhatTheReplyDidInItsPhase(curl: CURLcode, phase: CurlResponsePhase, text: String, expected: RequestError.Code) {
+        let error = RequestError(curlResult: curl, errorBuffer: text, connectLimitApplied: false, phase: phase)
+        #expect(error.code == expected)
+    }
+
     /// OpenSSL's verify results (`X509_V_ERR_*`) and curl's texts, as libcurl 7.88 reports them.
     static let verification: [(verifyResult: Int, text: String, certificatesPinned: Bool, expected: RequestError.Code)] = [
         (10, "SSL certificate problem: certificate has expired", false, .certificateExpired),

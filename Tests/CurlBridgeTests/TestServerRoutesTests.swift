@@ -262,7 +262,7 @@ import Testing
         let transport = try await Wire.http1.transport()
         let echo = try await Self.send(.get("echo"), through: transport).echo()
         let payload = Data(count: 100_000)
-        let response = try await Self.send(.post("upload-sink?close-if-reused=1").body(payload), through: transport)
+        let response = try await Self.send(.put("upload-sink?close-if-reused=1").body(payload), through: transport)
         let reply = try response.decode(UploadSinkReply.self)
         #expect(reply.connectionID != echo.connectionID)
         #expect(reply.length == payload.count)

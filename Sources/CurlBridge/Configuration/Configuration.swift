@@ -28,7 +28,9 @@ public struct Configuration: Sendable {
     /// The largest response header section accepted, in bytes: every header line of the
     /// transfer (interim `1xx` heads and trailers included) as received, counted as it arrives;
     /// 256 KiB by default. A larger one fails with ``RequestError/Code/headersTooLarge`` before
-    /// any body byte is read.
+    /// any body byte is read. Over HTTP/2, libcurl 7.88 holds one head in at most 128 KiB and
+    /// nghttp2 takes one field of at most 64 KiB: a larger head fails with `headersTooLarge`
+    /// whatever this cap, a larger field ends the connection (`connectionLost`).
     public var maximumHeaderSize: Int
     /// Whether to ask for and transparently decode gzip, deflate, brotli and zstd bodies;
     /// `true` by default.

@@ -16,9 +16,11 @@ extension RequestError.Code {
     ///   - tls: What the transfer knew about its TLS session, which tells curl's one verification
     ///     failure apart into precise codes; `nil` when unknown.
     ///   - errorText: curl's error-buffer text, which names an alert the server sent.
+    ///   - phase: How far the response had come: curl uses one code for different things before
+    ///     and after the connection, and before and after the head (see ``CurlResponsePhase``).
     init(
         curlResult result: CURLcode, connectLimitApplied: Bool, proxyTunnelStatus: Int = 0,
-        tls: CurlTLSContext? = nil, errorText: String = ""
+        tls: CurlTLSContext? = nil, errorText: String = "", phase: CurlResponsePhase = .connecting
     ) {
         if result != CURLE_OK, proxyTunnelStatus != 0, !(200...299).contains(proxyTunnelStatus) {
             self = .proxyFailure
@@ -36,7 +38,18 @@ extension RequestError.Code {
             // the refusal arrives as an alert on the first read.
             self = .clientCertificateRejected
         case CURLE_UNSUPPORTED_PROTOCOL:
-            self = .unsupportedScheme
+            // While the head is read: a reply that is not HTTP (a garbage status line, HTTP/0.9).
+            self = phase == .readingHead ? .protocolError : .unsupportedScheme
+        case CURLE_OUT_OF_MEMORY where phase == .readingHead:
+            self = .headersTooLarge  // a header line over curl's 100 KiB
+        case CURLE_OUT_OF_MEMORY where phase == .readingBody:
+            self = .bodyTooLarge  // decoded bytes beyond what curl holds for a paused consumer (a bomb)
+        case CURLE_RECV_ERROR where phase == .readingHead && Self.namesOversizedHead(errorText):
+            self = .headersTooLarge
+        case CURLE_RECV_ERROR where phase == .readingBody && errorText.contains("chunked-encoding"):
+            self = .protocolError  // a bad chunk size or chunk framing
+        case CURLE_RECV_ERROR where phase == .readingBody:
+            self = .responseTruncated  // the head arrived, the connection broke (a reset) mid-body
         case CURLE_URL_MALFORMAT:
             self = .invalidURL
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
@@ -105,6 +118,14 @@ extension RequestError.Code {
         }
     }
 
+    /// Whether curl's text, while a head is read, reports a header section too large for curl:
+    /// its own 300 KiB HTTP/1.1 limit (above a raised ``Configuration/maximumHeaderSize``), its
+    /// 128 KiB buffer for one HTTP/2 head (nghttp2's header callback failing, -902), or nghttp2's
+    /// limit on CONTINUATION frames (a header block that never ends, -905).
+    private static func namesOversizedHead(_ text: String) -> Bool {
+        text.contains("Too large response headers") || text.contains("returned -902") || text.contains("returned -905")
+    }
+
     /// Whether curl's text reports a TLS alert by which the server refused the client's
     /// certificate (OpenSSL's names of received alerts, e.g. "tlsv13 alert certificate required").
     private static func namesClientCertificateAlert(_ text: String) -> Bool {
@@ -112,6 +133,16 @@ extension RequestError.Code {
          "alert certificate revoked", "alert certificate expired", "alert unsupported certificate"]
             .contains { text.contains($0) }
     }
+}
+
+/// How far a response had come when curl failed.
+enum CurlResponsePhase {
+    /// Not connected yet (or no connection was made).
+    case connecting
+    /// Connected, and the final response head not complete.
+    case readingHead
+    /// The final head complete: reading the body (or its trailers).
+    case readingBody
 }
 
 /// What a transfer knew about its TLS session when curl failed.
@@ -128,16 +159,17 @@ extension RequestError {
     /// - Parameters:
     ///   - result: The `CURLcode`.
     ///   - errorBuffer: The contents of the transfer's `CURLOPT_ERRORBUFFER` (may be empty).
-    ///   - connectLimitApplied: See ``RequestError/Code/init(curlResult:connectLimitApplied:proxyTunnelStatus:tls:errorText:)``.
+    ///   - connectLimitApplied: See ``RequestError/Code/init(curlResult:connectLimitApplied:proxyTunnelStatus:tls:errorText:phase:)``.
     ///   - proxyTunnelStatus: Likewise.
     ///   - tls: Likewise.
+    ///   - phase: Likewise.
     init(
         curlResult result: CURLcode, errorBuffer: String, connectLimitApplied: Bool, proxyTunnelStatus: Int = 0,
-        tls: CurlTLSContext? = nil
+        tls: CurlTLSContext? = nil, phase: CurlResponsePhase = .connecting
     ) {
         let code = Code(
             curlResult: result, connectLimitApplied: connectLimitApplied, proxyTunnelStatus: proxyTunnelStatus,
-            tls: tls, errorText: errorBuffer)
+            tls: tls, errorText: errorBuffer, phase: phase)
         let summary = String(cString: curl_easy_strerror(result))
         self.init(
             code, errorBuffer.isEmpty ? summary : errorBuffer,

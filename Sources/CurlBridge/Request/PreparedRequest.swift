@@ -22,6 +22,9 @@ struct PreparedRequest: Sendable {
     let maximumBodySize: Int
     /// The cap on the response's header bytes.
     let maximumHeaderSize: Int
+    /// Whether sending the request twice has the effect of sending it once: an idempotent method,
+    /// or a request marked idempotent (``Request/idempotent(key:)``).
+    let isIdempotent: Bool
     /// The `Accept` value sent, if the request or the defaults set one.
     let accept: String?
     /// Whether the transport's cookie jar takes part.
@@ -115,6 +118,7 @@ extension Request {
             totalTimeoutMilliseconds: timeouts.total?.roundedUpMilliseconds,
             maximumBodySize: defaults.maximumBodySize,
             maximumHeaderSize: defaults.maximumHeaderSize,
+            isIdempotent: hasIdempotentMethod || isMarkedIdempotent,
             accept: headerFields.first { $0.name == .accept }?.value
                 ?? (omitsDefaultHeaders ? nil : defaults.headerLines.first { $0.name == .accept }?.value),
             usesCookieJar: usesCookieJar,

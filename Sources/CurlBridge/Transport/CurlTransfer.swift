@@ -26,6 +26,8 @@ final class CurlTransfer {
     private var failure: RequestError?
     /// Whether the final response head has been delivered.
     private var headDelivered = false
+    /// Checks every header line curl receives.
+    private var headGuard: ResponseHeadGuard
     /// When a byte last moved (`MonotonicClock` nanoseconds), for the idle timeout.
     private(set) var lastActivity: UInt64
     /// Whether receiving is paused, by the body consumer or the handle.
@@ -75,6 +77,7 @@ final class CurlTransfer {
         self.easy = try CurlEasyHandle()
         self.lastActivity = MonotonicClock.now
         self.startedAt = lastActivity
+        self.headGuard = ResponseHeadGuard(limit: request.maximumHeaderSize)
         self.bodyReader = try RequestBodyReader(request.body)
         pinsCertificates = try options.apply(to: easy, url: request.url).pinsCertificates
         try options.applyCookiesAndProxy(to: easy, request: request)
@@ -167,6 +170,13 @@ final class CurlTransfer {
             return CurlTransfer.from(context).receiveHeaderLine(UnsafeRawBufferPointer(start: bytes, count: size * count))
         }, CURLOPT_HEADERFUNCTION)
         try easy.set(CURLOPT_HEADERDATA, pointer: context)
+        // A proxy's answer to CONNECT stays out of the header callback: the guard sees the origin's heads only.
+        try easy.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+        try easy.check(ccurl_easy_setopt_prereq_function(easy.raw) { context, _, _, _, _ in
+            guard let context else { return ccurl_prereqfunc_abort }
+            return CurlTransfer.from(context).mayStartSending() ? ccurl_prereqfunc_ok : ccurl_prereqfunc_abort
+        }, CURLOPT_PREREQFUNCTION)
+        try easy.set(CURLOPT_PREREQDATA, pointer: context)
         if bodyReader != nil {
             try easy.check(ccurl_easy_setopt_read_function(easy.raw) { bytes, size, count, context in
                 guard let context, let bytes else { return ccurl_readfunc_abort }
@@ -225,10 +235,23 @@ final class CurlTransfer {
         return bytes.count
     }
 
-    /// Notes header activity; at the blank line ending a final (non-1xx) head, delivers it —
-    /// except a `401` that curl may answer with credentials, which waits (see ``pendingHead``).
+    /// Checks the line (``ResponseHeadGuard``) and notes header activity; at the blank line ending
+    /// a final (non-1xx) head, refuses a declared body larger than the in-memory cap, then delivers
+    /// the head — except a `401` that curl may answer with credentials, which waits (see ``pendingHead``).
     private func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
         lastActivity = MonotonicClock.now
+        switch headGuard.inspect(line) {
+        case .accept:
+            break
+        case .finalHeadEnded(let status, let declaredLength):
+            if let refusal = refusal(ofDeclaredLength: declaredLength, status: status) {
+                failure = refusal
+                return 0  // curl stops the transfer with CURLE_WRITE_ERROR
+            }
+        case .reject(let code, let reason):
+            failure = RequestError(code, reason, method: request.method, url: request.url)
+            return 0
+        }
         guard !headDelivered, events.onResponseHead != nil else { return line.count }
         if line.count > 2 {
             // A status line after a held-back 401: curl answered the challenge, so that head was
@@ -247,6 +270,46 @@ final class CurlTransfer {
         }
         return deliver(head) ? line.count : 0  // 0: curl stops the transfer with CURLE_WRITE_ERROR
     }
+
+    /// Why a final head's declared body cannot be taken, if it cannot: a body collected in memory
+    /// whose `Content-Length` is above the cap fails before a byte of it is read.
+    private func refusal(ofDeclaredLength length: Int64?, status: Int) -> RequestError? {
+        guard let length, length > request.maximumBodySize, events.onBodyChunk == nil,
+              request.method != .head, status != 204, status != 304 else { return nil }
+        return RequestError(
+            .bodyTooLarge, "the response declares \(length) body bytes, above the in-memory cap of \(request.maximumBodySize) bytes",
+            method: request.method, url: request.url)
+    }
+
+    /// Decides whether curl may send the request (again): curl sends a request once more, on a
+    /// fresh connection, when a reused connection closed before any byte of an answer. The server
+    /// may have processed it, so that happens once for an idempotent request and never for
+    /// another — a `POST` is never sent twice. A send after an answer (curl answering an
+    /// authentication challenge) is not such a repeat.
+    private func mayStartSending() -> Bool {
+        defer { statusLinesAtLastSend = headGuard.statusLines }
+        guard hasStartedSending else {
+            hasStartedSending = true
+            return true
+        }
+        guard headGuard.statusLines == statusLinesAtLastSend else { return true }
+        unansweredResends += 1
+        if request.isIdempotent, unansweredResends <= 1 { return true }
+        failure = RequestError(
+            .connectionLost,
+            request.isIdempotent
+                ? "the connection closed before any answer, twice"
+                : "the connection closed before any answer; a \(request.method.rawValue) request is not sent twice",
+            method: request.method, url: request.url)
+        return false
+    }
+
+    /// Whether curl has started sending the request once.
+    private var hasStartedSending = false
+    /// The guard's status-line count when curl last started sending.
+    private var statusLinesAtLastSend = 0
+    /// How many times curl sent the request again after no answer.
+    private var unansweredResends = 0
 
     /// A `401` head held back because curl may answer its challenge and read another response
     /// in the same transfer; delivered when its body starts or the transfer ends (curl gave up),
@@ -366,6 +429,12 @@ final class CurlTransfer {
         return request.totalTimeoutMilliseconds.map { connect <= $0 } ?? true
     }
 
+    /// How far the response had come.
+    private var responsePhase: CurlResponsePhase {
+        if headGuard.hasFinalHead { return .readingBody }
+        return hasConnected ? .readingHead : .connecting
+    }
+
     /// The outcome of a transfer curl finished with `result`.
     func outcome(of result: CURLcode) -> Result<Response, RequestError> {
         if result == CURLE_OK { _ = deliverPendingHead() }  // a final 401 without a body
@@ -374,7 +443,8 @@ final class CurlTransfer {
             let tls = CurlTLSContext(verifyResult: easy.info(long: CURLINFO_SSL_VERIFYRESULT), pinsCertificates: pinsCertificates)
             var error = RequestError(
                 curlResult: result, errorBuffer: easy.errorText, connectLimitApplied: connectLimitApplied,
-                proxyTunnelStatus: easy.info(long: CURLINFO_HTTP_CONNECTCODE), tls: tls)
+                proxyTunnelStatus: easy.info(long: CURLINFO_HTTP_CONNECTCODE), tls: tls,
+                phase: responsePhase)
                 .attributed(to: request.method, url: request.url)
             // Whether the server had begun to answer: a retry policy re-sends only what it had not.
             error.receivedResponseBytes = easy.info(long: CURLINFO_HEADER_SIZE) > 0

@@ -13,7 +13,7 @@ func runChildProcess(_ executable: URL, _ arguments: [String]) async throws -> (
             let pipe = Pipe()
             process.standardOutput = pipe
             try process.run()
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
+            let output = try readToEnd(pipe.fileHandleForReading)
             process.waitUntilExit()
             return (process.terminationStatus, output)
         }
@@ -23,4 +23,18 @@ func runChildProcess(_ executable: URL, _ arguments: [String]) async throws -> (
 /// Runs a `curl` command line (from `curlDescription`) with bash, quietly, and returns what it printed.
 func runCurlCommand(_ command: String) async throws -> (status: Int32, output: Data) {
     try await runChildProcess(URL(fileURLWithPath: "/bin/bash"), ["-c", command + " --silent --show-error"])
+}
+
+/// Reads `handle` to its end, retrying reads a signal interrupted: `readDataToEndOfFile()`
+/// crashes on `EINTR` (its `try!`), which a child that runs for seconds makes likely.
+private func readToEnd(_ handle: FileHandle) throws -> Data {
+    var data = Data()
+    while true {
+        do {
+            guard let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty else { return data }
+            data.append(chunk)
+        } catch let error as NSError where (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(EINTR) {
+            continue
+        }
+    }
 }

@@ -1,0 +1,195 @@
+/// Checks a response's header lines one by one, as curl's header callback hands them over, and
+/// refuses what a strict HTTP client must not accept — what libcurl 7.88 lets through:
+///
+/// - a header section larger than the cap (every head of the transfer and its trailers, counted
+///   as received: a flood of headers stops at the cap, not at memory exhaustion);
+/// - a status code outside 100...599, or a status line that is not `HTTP/<version> <3 digits>`;
+/// - a field name that is not a token (`Content-Length : 5`, which curl ignores, so that another
+///   reader of the same bytes would see a different body length);
+/// - control characters in a field value: a bare CR, NUL, or any other except horizontal tab;
+/// - `Content-Length` values that disagree, overflow or are not numbers, and `Content-Length`
+///   together with `Transfer-Encoding` (RFC 9112 §6.3: "ought to be handled as an error"):
+///   the framings that make response smuggling possible.
+///
+/// Obsolete line folding is accepted: curl joins a folded line to the previous value, which RFC
+/// 9112 §5.2 allows a user agent to do. A pure value with no curl in it, so it is unit-tested
+/// and fuzzed directly.
+struct ResponseHeadGuard {
+    /// What a line means for the transfer.
+    enum Verdict: Equatable {
+        /// Nothing to act on.
+        case accept
+        /// The line ended a final (non-`1xx`) head, which declared this body length, if any.
+        case finalHeadEnded(status: Int, declaredLength: Int64?)
+        /// The response must be refused with this code and reason.
+        case reject(RequestError.Code, String)
+    }
+
+    /// Where the reader is within the transfer's header lines.
+    private enum Phase {
+        /// Before the first status line, or after an interim (`1xx`) head.
+        case awaitingStatus
+        /// Inside a head whose status line has been read.
+        case head
+        /// After a final head: any further line (not a status line) is a trailer.
+        case trailers
+    }
+
+    /// The most header bytes accepted.
+    let limit: Int
+    /// Header bytes received so far, every head and trailer included.
+    private(set) var receivedBytes = 0
+    /// The number of status lines received so far.
+    private(set) var statusLines = 0
+    private var phase = Phase.awaitingStatus
+    private var status = 0
+    private var declaredLength: Int64?
+    private var hasTransferEncoding = false
+
+    /// A guard that accepts up to `limit` header bytes.
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Whether a final head has been read completely.
+    var hasFinalHead: Bool { phase == .trailers }
+
+    /// Inspects one line, line ending included.
+    mutating func inspect(_ line: UnsafeRawBufferPointer) -> Verdict {
+        receivedBytes += line.count
+        guard receivedBytes <= limit else {
+            return .reject(.headersTooLarge, "the response's headers exceed the cap of \(limit) bytes")
+        }
+        let content = Self.withoutLineEnding(line)
+        if content.isEmpty { return endOfHead() }
+        if content.starts(with: Self.statusLinePrefix) { return startHead(content) }
+        return inspectField(content)
+    }
+
+    /// A status line: its code is checked and a new head begins.
+    private mutating func startHead(_ line: UnsafeRawBufferPointer.SubSequence) -> Verdict {
+        guard let code = Self.statusCode(line) else {
+            return .reject(.protocolError, "the response's status line is malformed")
+        }
+        guard (100...599).contains(code) else {
+            return .reject(.protocolError, "the response's status code \(code) is outside 100...599")
+        }
+        statusLines += 1
+        phase = .head
+        status = code
+        declaredLength = nil
+        hasTransferEncoding = false
+        return .accept
+    }
+
+    /// The blank line: ends a head (or the trailers).
+    private mutating func endOfHead() -> Verdict {
+        guard phase == .head else { return .accept }
+        if hasTransferEncoding, declaredLength != nil {
+            return .reject(.protocolError, "the response declares both Content-Length and Transfer-Encoding")
+        }
+        guard status >= 200 else {
+            phase = .awaitingStatus
+            return .accept
+        }
+        phase = .trailers
+        return .finalHeadEnded(status: status, declaredLength: declaredLength)
+    }
+
+    /// A field line (or a folded continuation line).
+    private mutating func inspectField(_ line: UnsafeRawBufferPointer.SubSequence) -> Verdict {
+        let isFolded = line.first == Self.space || line.first == Self.tab
+        let colon = isFolded ? line.startIndex : line.firstIndex(of: Self.colon)
+        guard let colon else { return .reject(.protocolError, "a response header line has no colon") }
+        let name = line[line.startIndex..<colon]
+        guard isFolded || (!name.isEmpty && name.allSatisfy(Self.isTokenCharacter)) else {
+            return .reject(.protocolError, "a response header name is not a valid token")
+        }
+        let value = line[(isFolded ? colon : colon + 1)...]
+        guard value.allSatisfy({ $0 == Self.tab || ($0 >= 0x20 && $0 != 0x7F) }) else {
+            return .reject(.protocolError, "a response header value contains a control character (CR, LF, NUL or another)")
+        }
+        guard phase == .head, !isFolded else { return .accept }
+        if Self.equalsIgnoringCase(name, "content-length") { return noteContentLength(value) }
+        if Self.equalsIgnoringCase(name, "transfer-encoding") { hasTransferEncoding = true }
+        return .accept
+    }
+
+    /// A `Content-Length` value: one number, or a list of equal numbers, equal to any earlier one.
+    private mutating func noteContentLength(_ value: UnsafeRawBufferPointer.SubSequence) -> Verdict {
+        for element in value.split(separator: Self.comma, omittingEmptySubsequences: false) {
+            guard let length = Self.decimal(Self.trimmed(element)) else {
+                return .reject(.protocolError, "the response's Content-Length is not a number or overflows")
+            }
+            if let declaredLength, declaredLength != length {
+                return .reject(.protocolError, "the response declares conflicting Content-Length values \(declaredLength) and \(length)")
+            }
+            declaredLength = length
+        }
+        return .accept
+    }
+}
+
+extension ResponseHeadGuard {
+    private static let statusLinePrefix = Array("HTTP/".utf8)
+    private static let space = UInt8(ascii: " ")
+    private static let tab = UInt8(ascii: "\t")
+    private static let colon = UInt8(ascii: ":")
+    private static let comma = UInt8(ascii: ",")
+
+    /// The line without its final CRLF or LF.
+    private static func withoutLineEnding(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer.SubSequence {
+        var end = line.endIndex
+        if end > line.startIndex, line[end - 1] == UInt8(ascii: "\n") { end -= 1 }
+        if end > line.startIndex, line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        return line[line.startIndex..<end]
+    }
+
+    /// The code of `HTTP/<version> <3 digits>[ <reason>]`, or `nil` if the line is not that.
+    private static func statusCode(_ line: UnsafeRawBufferPointer.SubSequence) -> Int? {
+        guard let space = line.firstIndex(of: Self.space) else { return nil }
+        let digits = line[(space + 1)...].prefix { $0 != Self.space }
+        guard digits.count == 3, let code = decimal(digits) else { return nil }
+        return Int(code)
+    }
+
+    /// A non-empty run of ASCII digits as a number, `nil` if it is not one or overflows `Int64`.
+    private static func decimal(_ digits: UnsafeRawBufferPointer.SubSequence) -> Int64? {
+        guard !digits.isEmpty else { return nil }
+        var value: Int64 = 0
+        for byte in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowB) = shifted.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+            guard !overflowA, !overflowB else { return nil }
+            value = sum
+        }
+        return value
+    }
+
+    /// `bytes` without leading and trailing spaces and tabs.
+    private static func trimmed(_ bytes: UnsafeRawBufferPointer.SubSequence) -> UnsafeRawBufferPointer.SubSequence {
+        let isWhitespace = { (byte: UInt8) in byte == Self.space || byte == Self.tab }
+        guard let first = bytes.firstIndex(where: { !isWhitespace($0) }),
+              let last = bytes.lastIndex(where: { !isWhitespace($0) }) else { return bytes[bytes.endIndex...] }
+        return bytes[first...last]
+    }
+
+    /// Whether `name` is `lowercase`, ignoring ASCII case.
+    private static func equalsIgnoringCase(_ name: UnsafeRawBufferPointer.SubSequence, _ lowercase: StaticString) -> Bool {
+        guard name.count == lowercase.utf8CodeUnitCount else { return false }
+        return zip(name, UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)).allSatisfy {
+            ($0 | 0x20) == $1 || $0 == $1
+        }
+    }
+
+    /// RFC 9110 `tchar`.
+    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+}

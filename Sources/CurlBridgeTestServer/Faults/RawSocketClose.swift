@@ -1,0 +1,22 @@
+import NIOCore
+
+/// Sits nearest the socket (before any TLS handler) and closes the connection from there, so no
+/// handler after it adds a byte: no TLS close_notify, only FIN (or RST with `SO_LINGER` 0).
+final class RawSocketClose: ChannelOutboundHandler {
+    typealias OutboundIn = ByteBuffer
+
+    private var context: ChannelHandlerContext?
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    /// Closes the socket under the handlers after this one. Must run on the channel's event loop.
+    func close() {
+        context?.close(promise: nil)
+    }
+}
