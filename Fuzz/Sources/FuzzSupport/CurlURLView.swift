@@ -1,11 +1,14 @@
 import CCurlFuzz
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How libcurl's own URL parser reads a URL, with the flags a transfer uses for `CURLOPT_URL`:
 /// the second opinion the targets compare CurlBridge's view of a URL with.
 public struct CurlURLView: Equatable, CustomStringConvertible {
     /// The scheme, lowercase.
     public let scheme: String
-    /// The host, lowercase, without IPv6 brackets.
+    /// The host, lowercase, without IPv6 brackets, with its zone (`fe80::1%eth0`) if any.
     public let host: String
     /// The port, the scheme's default when the URL names none.
     public let port: Int
@@ -27,9 +30,26 @@ public struct CurlURLView: Equatable, CustomStringConvertible {
         else { return nil }
         self.scheme = scheme.lowercased()
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        self.host = bare.lowercased()
+        // An IPv6 zone (`fe80::1%eth0`) is a part of its own for curl, of the host for Foundation.
+        let zone = part(CURLUPART_ZONEID).map { "%" + $0 } ?? ""
+        self.host = (bare + zone).lowercased()
         self.port = port
     }
 
     public var description: String { "\(scheme)://\(host):\(port)" }
+}
+
+/// Whether two hosts are the same text, or the same IPv6 address however written (`::0`, `::`).
+/// Hosts with an IPv6 zone (`fe80::1%eth0`) count as the same: curl and Foundation escape zones
+/// differently, and a zone only picks the interface for a link-local address.
+public func sameHost(_ first: String, _ second: String) -> Bool {
+    if first == second || (first.contains("%") && second.contains("%")) { return true }
+    func canonical(_ host: String) -> [UInt8]? {
+        var address = in6_addr()
+        let bare = host.split(separator: "%", maxSplits: 1).first.map(String.init) ?? host
+        guard inet_pton(AF_INET6, bare, &address) == 1 else { return nil }
+        return withUnsafeBytes(of: address) { Array($0) } + Array(host.dropFirst(bare.count).utf8)
+    }
+    guard let one = canonical(first), let other = canonical(second) else { return false }
+    return one == other
 }

@@ -16,13 +16,17 @@ extension Credential {
         public let port: Int
 
         /// An origin from its parts; `scheme` and `host` are lowercased, `port` defaults to the
-        /// scheme's (443 for `https`, 80 otherwise). An IPv4 address written in another form that
+        /// scheme's (443 for `https`, 80 otherwise). An IPv6 literal is kept without brackets
+        /// (`::1`, whether given as `::1` or `[::1]`). An IPv4 address written in another form that
         /// libcurl connects to as the same address (`0x7f.1`, `2130706433`, `0177.0.0.1`) is
         /// written dotted-decimal (`127.0.0.1`), as curl's URL parser rewrites it, so two URLs have
         /// the same origin exactly when curl connects them to the same address.
         public init(scheme: String, host: String, port: Int? = nil) {
             self.scheme = scheme.lowercased()
-            self.host = Self.dottedDecimal(host.lowercased()) ?? host.lowercased()
+            let lowercased = host.lowercased()
+            // Foundation's URLComponents keeps an IPv6 literal's brackets; the origin does not.
+            let bare = lowercased.hasPrefix("[") && lowercased.hasSuffix("]") ? String(lowercased.dropFirst().dropLast()) : lowercased
+            self.host = Self.dottedDecimal(bare) ?? bare
             self.port = port ?? (self.scheme == "https" ? 443 : 80)
         }
 
