@@ -69,9 +69,13 @@ enum RedirectStep {
             case .followModified(let modified): next = modified
             }
         }
-        let nextURL = URL(string: next.url).flatMap { $0.scheme == nil ? URL(string: next.url, relativeTo: current)?.absoluteURL : $0 }
+        let nextURL = URL(string: next.url)
+            .flatMap { $0.scheme == nil ? URL(string: next.url, relativeTo: current)?.absoluteURL : $0 }?.withValidPort
         guard let nextURL, let scheme = nextURL.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             return failure(.insecureRedirect, "refused a redirect to \(next.url): only http and https are followed")
+        }
+        guard let host = nextURL.host, !host.isEmpty else {
+            return failure(.protocolError, "the redirect's target \(nextURL.absoluteString.debugDescription) has no host")
         }
         if current.scheme?.lowercased() == "https", scheme == "http", !policy.allowsDowngradeToPlainHTTP {
             return failure(.insecureRedirect, "refused a redirect from https to plain http (\(nextURL.absoluteString))")

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// A one-shot request body made while the request is sent — by an `AsyncSequence` of chunks or a
 /// pull closure — through a bounded buffer between its producer and curl's read callback.
@@ -39,7 +38,9 @@ final class BodyStream: Sendable, Hashable {
     /// The announced length in bytes (`Content-Length`), or `nil` for a chunked upload.
     let length: Int64?
     private let producer: Producer
-    private let state = Mutex(State())
+    /// A ``PosixLock``, not a `Mutex`: the producer and the consumer contend for it, and
+    /// ThreadSanitizer sees `Mutex`'s contended hand-over on Linux as a race (see ``PosixLock``).
+    private let state = PosixLock(State())
 
     private struct State {
         var chunks: [Data] = []

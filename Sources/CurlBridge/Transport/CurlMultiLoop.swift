@@ -87,8 +87,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     private let multi: UnsafeMutableRawPointer
     /// Options applied to each easy handle.
     private let easyOptions: CurlEasyOptions
-    /// Commands and the running flag, shared with other threads.
-    private let inbox = Mutex(Inbox())
+    /// Commands and the running flag, shared with other threads. A ``PosixLock`` rather than a
+    /// `Mutex`, so that ThreadSanitizer sees its ordering (see there).
+    private let inbox = PosixLock(Inbox())
     /// Source of transfer numbers, shared by every loop in the process, so that a request id
     /// (what monitors, interceptors and log lines see) is unique across transports.
     private static let nextID = Atomic<UInt64>(1)

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// The bounded buffer between a streamed response and its consumer, shared by the three styles.
 ///
@@ -38,7 +37,9 @@ final class ResponseBodyBuffer: Sendable {
     }
 
     private let limits: BufferLimits
-    private let state = Mutex(State())
+    /// A ``PosixLock``, not a `Mutex`: the producer and the consumer contend for it, and
+    /// ThreadSanitizer sees `Mutex`'s contended hand-over on Linux as a race (see ``PosixLock``).
+    private let state = PosixLock(State())
 
     /// A buffer with the given watermarks.
     init(limits: BufferLimits) {
