@@ -71,6 +71,7 @@ import Testing
         (CURLE_UNSUPPORTED_PROTOCOL, CurlResponsePhase.connecting, "", RequestError.Code.unsupportedScheme),
         (CURLE_UNSUPPORTED_PROTOCOL, .readingHead, "Received HTTP/0.9 when not allowed", .protocolError),
         (CURLE_OUT_OF_MEMORY, .connecting, "", .transportFailure),
+        (CURLE_BAD_FUNCTION_ARGUMENT, .readingHead, "", .protocolError),
         (CURLE_OUT_OF_MEMORY, .readingHead, "", .headersTooLarge),
         (CURLE_OUT_OF_MEMORY, .readingBody, "", .bodyTooLarge),
         (CURLE_RECV_ERROR, .readingHead, "Too large response headers: 307492 > 307200", .headersTooLarge),

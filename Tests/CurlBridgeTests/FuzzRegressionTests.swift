@@ -94,29 +94,24 @@ struct FuzzRegressionTests {
         #expect(error.code == .protocolError)
     }
 
-    /// FuzzResponseHead: an obs-fold continuation line (RFC 9112 §5.2) passes the head checks, and
-    /// curl appends it to the previous field: `Content-Length: 5` then ` 12` reaches the caller as
-    /// `Content-Length: 5 12` while curl reads a 5-byte body.
-    @Test("An obs-fold continuation line is protocolError", arguments: ClientStyle.allCases)
+    /// FuzzResponseHead: an obs-fold continuation line (RFC 9112 §5.2) passed the head checks, and
+    /// curl appends it to the previous field: `Content-Length: 5` then ` 12` reached the caller as
+    /// `Content-Length: 5 12` while curl read a 5-byte body. A fold of a framing field is refused.
+    @Test("An obs-fold continuation of Content-Length is protocolError", arguments: ClientStyle.allCases)
     func obsFoldIsRefused(style: ClientStyle) async throws {
         let server = try ScriptedServer([Data("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n 12\r\n\r\nhello".utf8)])
         let error = await style.send(.get(server.url), through: Transport()).failure
-        withKnownIssue("ResponseHeadGuard.inspectField accepts folded lines (lead-owned this session)") {
-            #expect(error?.code == .protocolError)
-        }
+        #expect(error?.code == .protocolError)
     }
 
     /// FuzzResponseHead: libcurl 7.88 itself refuses a header line that has no colon before the
     /// first CR (its header API stores every line as name and value), failing the transfer with
-    /// CURLE_BAD_FUNCTION_ARGUMENT (43) before the header callback sees the line; CurlBridge maps
-    /// that to transportFailure, which blames the client for the server's malformed head.
+    /// CURLE_BAD_FUNCTION_ARGUMENT (43) before the header callback sees the line; CurlBridge mapped
+    /// that to transportFailure, which blamed the client for the server's malformed head.
     @Test("A header line with a bare CR and no colon, refused by curl itself, is protocolError", arguments: ClientStyle.allCases)
     func headerLineWithBareCRAndNoColon(style: ClientStyle) async throws {
         let server = try ScriptedServer([Data("HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer\rEncoding: chunked\r\n\r\nabc".utf8)])
         let error = await style.send(.get(server.url), through: Transport()).failure
-        withKnownIssue("the mapping of curl's 43 while reading a head is in RequestError+Curl.swift (lead-owned this session)") {
-            #expect(error?.code == .protocolError)
-        }
-        #expect(error != nil)
+        #expect(error?.code == .protocolError)
     }
 }

@@ -40,6 +40,8 @@ extension RequestError.Code {
         case CURLE_UNSUPPORTED_PROTOCOL:
             // While the head is read: a reply that is not HTTP (a garbage status line, HTTP/0.9).
             self = phase == .readingHead ? .protocolError : .unsupportedScheme
+        case CURLE_BAD_FUNCTION_ARGUMENT where phase == .readingHead:
+            self = .protocolError  // a header line curl's header API cannot store (no colon before a CR)
         case CURLE_OUT_OF_MEMORY where phase == .readingHead:
             self = .headersTooLarge  // a header line over curl's 100 KiB
         case CURLE_OUT_OF_MEMORY where phase == .readingBody:

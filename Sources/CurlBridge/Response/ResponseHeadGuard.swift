@@ -11,9 +11,11 @@
 ///   together with `Transfer-Encoding` (RFC 9112 §6.3: "ought to be handled as an error"):
 ///   the framings that make response smuggling possible.
 ///
-/// Obsolete line folding is accepted: curl joins a folded line to the previous value, which RFC
-/// 9112 §5.2 allows a user agent to do. A pure value with no curl in it, so it is unit-tested
-/// and fuzzed directly.
+/// Obsolete line folding is accepted — curl joins a folded line to the previous value, as RFC
+/// 9112 §5.2 asks of a user agent — except after `Content-Length` or `Transfer-Encoding`: curl
+/// frames the body by the first line alone, so the joined value the caller would see
+/// (`Content-Length: 5` then ` 12`) differs from what curl read. A pure value with no curl in
+/// it, so it is unit-tested and fuzzed directly.
 struct ResponseHeadGuard {
     /// What a line means for the transfer.
     enum Verdict: Equatable {
@@ -45,6 +47,8 @@ struct ResponseHeadGuard {
     private var status = 0
     private var declaredLength: Int64?
     private var hasTransferEncoding = false
+    /// Whether the last field line was `Content-Length` or `Transfer-Encoding`, which may not be folded.
+    private var lastFieldFramesBody = false
 
     /// A guard that accepts up to `limit` header bytes.
     init(limit: Int) {
@@ -79,6 +83,7 @@ struct ResponseHeadGuard {
         status = code
         declaredLength = nil
         hasTransferEncoding = false
+        lastFieldFramesBody = false
         return .accept
     }
 
@@ -109,9 +114,17 @@ struct ResponseHeadGuard {
         guard value.allSatisfy({ $0 == Self.tab || ($0 >= 0x20 && $0 != 0x7F) }) else {
             return .reject(.protocolError, "a response header value contains a control character (CR, LF, NUL or another)")
         }
-        guard phase == .head, !isFolded else { return .accept }
-        if Self.equalsIgnoringCase(name, "content-length") { return noteContentLength(value) }
-        if Self.equalsIgnoringCase(name, "transfer-encoding") { hasTransferEncoding = true }
+        if isFolded {
+            return lastFieldFramesBody
+                ? .reject(.protocolError, "a folded line continues the response's Content-Length or Transfer-Encoding")
+                : .accept
+        }
+        let isLength = Self.equalsIgnoringCase(name, "content-length")
+        let isTransferEncoding = Self.equalsIgnoringCase(name, "transfer-encoding")
+        lastFieldFramesBody = isLength || isTransferEncoding
+        guard phase == .head else { return .accept }
+        if isLength { return noteContentLength(value) }
+        if isTransferEncoding { hasTransferEncoding = true }
         return .accept
     }
 

@@ -80,6 +80,14 @@ struct ResponseHeadGuardTests {
             == .finalHeadEnded(status: 200, declaredLength: nil))
     }
 
+    @Test("a folded line may not continue Content-Length or Transfer-Encoding")
+    func foldedFraming() {
+        #expect(rejection(["HTTP/1.1 200 OK\r\n", "Content-Length: 5\r\n", " 12\r\n"]) == .protocolError)
+        #expect(rejection(["HTTP/1.1 200 OK\r\n", "Transfer-Encoding: gzip\r\n", "\tchunked\r\n"]) == .protocolError)
+        #expect(outcome(["HTTP/1.1 200 OK\r\n", "Content-Length: 5\r\n", "X-A: a\r\n", " b\r\n", "\r\n"])
+            == .finalHeadEnded(status: 200, declaredLength: 5))
+    }
+
     @Test("header bytes past the cap are refused as headersTooLarge, trailers included")
     func cap() {
         #expect(rejection(["HTTP/1.1 200 OK\r\n", "X-A: \(String(repeating: "a", count: 100))\r\n"], limit: 64) == .headersTooLarge)
