@@ -158,9 +158,15 @@ extension ResponseHeadGuard {
         return line[line.startIndex..<end]
     }
 
-    /// The code of `HTTP/<version> <3 digits>[ <reason>]`, or `nil` if the line is not that.
+    /// The code of `HTTP/<digit>[.<digit>] <3 digits>[ <reason>]`, or `nil` if the line is not
+    /// that (curl reads `HTTP/21.1 301` as status 1).
     private static func statusCode(_ line: UnsafeRawBufferPointer.SubSequence) -> Int? {
         guard let space = line.firstIndex(of: Self.space) else { return nil }
+        let version = Array(line[(line.startIndex + statusLinePrefix.count)..<space])
+        let isDigit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+        guard (version.count == 1 && isDigit(version[0]))
+            || (version.count == 3 && isDigit(version[0]) && version[1] == UInt8(ascii: ".") && isDigit(version[2]))
+        else { return nil }
         let digits = line[(space + 1)...].prefix { $0 != Self.space }
         guard digits.count == 3, let code = decimal(digits) else { return nil }
         return Int(code)

@@ -60,7 +60,7 @@ struct ResponseHeadGuardTests {
 
     @Test("status lines that are not HTTP/<version> <3 digits> are refused", arguments: [
         "HTTP/1.1 OK 200\r\n", "HTTP/1.1 2000 OK\r\n", "HTTP/1.1 20 OK\r\n", "HTTP/1.1\r\n", "HTTP/1.1 600 Custom\r\n",
-        "HTTP/1.1 099 Low\r\n", "HTTP/1.1 2a0 OK\r\n",
+        "HTTP/1.1 099 Low\r\n", "HTTP/1.1 2a0 OK\r\n", "HTTP/21.1 301 Moved\r\n", "HTTP/ 200 OK\r\n", "HTTP/1.1.1 200 OK\r\n",
     ])
     func malformedStatusLine(line: String) {
         #expect(rejection([line]) == .protocolError)
