@@ -28,7 +28,7 @@ import Testing
             .get("resource/\(Self.resourceLength)"), to: destination, resumingFrom: resumeData, through: transport
         ).get()
         #expect(resumed.resumedFromOffset == Int64(Self.sentBeforeStall))
-        #expect(try Data(contentsOf: destination) == resourceBytes(count: Self.resourceLength))
+        expectSameBytes(try Data(contentsOf: destination), resourceBytes(count: Self.resourceLength))
         #expect(scratch.contents == ["cancelled.bin"])
     }
 

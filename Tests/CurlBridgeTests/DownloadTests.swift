@@ -19,7 +19,7 @@ import Testing
         #expect(response.fileURL == destination)
         #expect(response.bytesWritten == 3_000_000)
         #expect(response.resumedFromOffset == 0)
-        #expect(try Data(contentsOf: destination) == resourceBytes(count: 3_000_000))
+        expectSameBytes(try Data(contentsOf: destination), resourceBytes(count: 3_000_000))
         #expect(scratch.contents == ["resource.bin"])
         let reports = progress.all
         #expect(reports.last?.bytesReceived == 3_000_000)
@@ -41,7 +41,7 @@ import Testing
         #expect(listener.connectionAttempts() == 0)
         #expect(try Data(contentsOf: destination) == Data("mine".utf8))
         _ = try await style.download(.get("resource/1000"), to: destination, through: transport).get()
-        #expect(try Data(contentsOf: destination) == resourceBytes(count: 1000))
+        expectSameBytes(try Data(contentsOf: destination), resourceBytes(count: 1000))
         #expect(scratch.contents == ["existing.bin"])
     }
 
@@ -59,7 +59,7 @@ import Testing
         let created = try await style.download(
             .get("resource/100"), to: nested, options: DownloadOptions(createsIntermediateDirectories: true), through: transport
         ).get()
-        #expect(try Data(contentsOf: created.fileURL) == resourceBytes(count: 100))
+        expectSameBytes(try Data(contentsOf: created.fileURL), resourceBytes(count: 100))
     }
 
     @Test(arguments: ClientStyle.allCases)

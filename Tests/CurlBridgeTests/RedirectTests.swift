@@ -253,7 +253,7 @@ struct RedirectTests {
         let head = try #require(outcome.head)
         #expect(head.status == .ok && head.url == origins.otherPort + "/bytes/5000")
         #expect(head.redirects.map(\.status.code) == [302])
-        #expect(outcome.body == resourceBytes(count: 5000, version: 0))
+        expectSameBytes(outcome.body, resourceBytes(count: 5000, version: 0))
     }
 
     @Test("A download follows redirects and records them", arguments: ClientStyle.allCases)
@@ -267,7 +267,7 @@ struct RedirectTests {
         let response = try await style.download(request, to: destination, through: transport()).get()
         #expect(response.status == .ok && response.redirects.map(\.status.code) == [307])
         #expect(response.url == origins.otherHost + "/resource/70000")
-        #expect(try Data(contentsOf: destination) == resourceBytes(count: 70000))
+        expectSameBytes(try Data(contentsOf: destination), resourceBytes(count: 70000))
     }
 
     @Test("A cancel before, between or during hops ends the chain with exactly one cancelled completion")

@@ -15,21 +15,24 @@ import Testing
         #expect(outcome.error == nil)
         #expect(outcome.head?.status == .ok)
         #expect(outcome.head?.headerFields[.contentLength] == "3000000")
-        #expect(outcome.body == Data((0..<3_000_000).map { UInt8($0 % 251) }))
+        expectSameBytes(outcome.body, Data((0..<3_000_000).map { UInt8($0 % 251) }))
         #expect(outcome.chunks > 1)
         #expect(outcome.orderViolations == 0)
     }
 
     @Test(arguments: ClientStyle.allCases)
     func headAndBodyArriveBeforeTheTransferIsComplete(style: ClientStyle) async throws {
-        let transport = Fixture.transport(try await Fixture.server())
+        // A server of its own: twice in full runs beside the fault suites, the shared server did
+        // not send this head within the idle timeout (cause not found; the stall route itself
+        // answers at once when run alone).
+        let transport = Fixture.transport(try await TestServer.start())
         // The server sends 300 KB of 1 MB, then stalls: the reader gets the head and those bytes
         // while the transfer is still open, until the idle timeout ends it.
-        let request = Request.get("resource/1000000?stall-after=300000").timeout(idle: .seconds(2))
+        let request = Request.get("resource/1000000?stall-after=300000").timeout(idle: .seconds(5))
         let outcome = await style.stream(request, through: transport)
-        #expect(outcome.head?.status == .ok)
+        #expect(outcome.head?.status == .ok, "\(String(describing: outcome.error))")
         #expect(outcome.head?.headerFields[.contentLength] == "1000000")
-        #expect(outcome.body == resourceBytes(count: 300_000))
+        expectSameBytes(outcome.body, resourceBytes(count: 300_000))
         #expect(outcome.error?.code == .idleTimedOut)
         #expect(outcome.orderViolations == 0)
     }

@@ -38,7 +38,7 @@ import Testing
         #expect(response.headerFields[.lastModified] == "Mon, 08 Jan 2024 00:00:00 GMT")
         #expect(response.headerFields[.contentLength] == "300000")
         #expect(response.headerFields[.contentRange] == nil)
-        #expect(response.body == resourceBytes(0..<300_000, version: 7))
+        expectSameBytes(response.body, resourceBytes(0..<300_000, version: 7))
     }
 
     @Test func versionDefaultsToOneAndVersionZeroIsTheBytesPattern() async throws {
@@ -46,7 +46,7 @@ import Testing
         let versionOne = try await Self.send(.get("resource/1000"), through: transport)
         #expect(versionOne.headerFields[.eTag] == #""res-1000-v1""#)
         #expect(versionOne.headerFields[.lastModified] == "Tue, 02 Jan 2024 00:00:00 GMT")
-        #expect(versionOne.body == resourceBytes(0..<1000, version: 1))
+        expectSameBytes(versionOne.body, resourceBytes(0..<1000, version: 1))
         let versionZero = try await Self.send(.get("resource/1000?version=0"), through: transport)
         #expect(versionZero.body == (try await Self.send(.get("bytes/1000"), through: transport)).body)
         #expect(versionZero.body != versionOne.body)
@@ -60,7 +60,7 @@ import Testing
         #expect(response.headerFields[.contentRange] == "bytes 1000-4999/5000")
         #expect(response.headerFields[.contentLength] == "4000")
         #expect(response.headerFields[.eTag] == #""res-5000-v3""#)
-        #expect(response.body == resourceBytes(1000..<5000, version: 3))
+        expectSameBytes(response.body, resourceBytes(1000..<5000, version: 3))
     }
 
     @Test(arguments: Wire.allCases)
@@ -70,11 +70,11 @@ import Testing
         #expect(middle.status == .partialContent)
         #expect(middle.headerFields[.contentRange] == "bytes 10-19/5000")
         #expect(middle.headerFields[.contentLength] == "10")
-        #expect(middle.body == resourceBytes(10..<20, version: 1))
+        expectSameBytes(middle.body, resourceBytes(10..<20, version: 1))
         let tail = try await Self.send(Self.get("resource/5000", range: "bytes=4990-999999"), through: transport)
         #expect(tail.status == .partialContent)
         #expect(tail.headerFields[.contentRange] == "bytes 4990-4999/5000")
-        #expect(tail.body == resourceBytes(4990..<5000, version: 1))
+        expectSameBytes(tail.body, resourceBytes(4990..<5000, version: 1))
     }
 
     @Test(arguments: Wire.allCases)
@@ -83,7 +83,7 @@ import Testing
         let ranged = Self.get("resource/5000?version=2", range: "bytes=100-")
         let currentTag = try await Self.send(ranged.header("If-Range", #""res-5000-v2""#), through: transport)
         #expect(currentTag.status == .partialContent)
-        #expect(currentTag.body == resourceBytes(100..<5000, version: 2))
+        expectSameBytes(currentTag.body, resourceBytes(100..<5000, version: 2))
         let currentDate = try await Self.send(
             ranged.header("If-Range", "Wed, 03 Jan 2024 00:00:00 GMT"), through: transport)
         #expect(currentDate.status == .partialContent)
@@ -92,7 +92,7 @@ import Testing
             let response = try await Self.send(ranged.header("If-Range", stale), through: transport)
             #expect(response.status == .ok, "If-Range: \(stale)")
             #expect(response.headerFields[.contentRange] == nil)
-            #expect(response.body == resourceBytes(0..<5000, version: 2), "If-Range: \(stale)")
+            expectSameBytes(response.body, resourceBytes(0..<5000, version: 2), "If-Range: \(stale)")
         }
     }
 
@@ -112,7 +112,7 @@ import Testing
         for range in ["bytes=-100", "bytes=0-1,5-6", "bytes=20-10", "items=0-5", "bytes=a-", "bytes=+1-2"] {
             let response = try await Self.send(Self.get("resource/500", range: range), through: transport)
             #expect(response.status == .ok, "Range: \(range)")
-            #expect(response.body == resourceBytes(0..<500, version: 1), "Range: \(range)")
+            expectSameBytes(response.body, resourceBytes(0..<500, version: 1), "Range: \(range)")
         }
     }
 
@@ -124,11 +124,11 @@ import Testing
         #expect(plain.headerFields[.eTag] == #"W/"res-5000-v1""#)
         let byTag = try await Self.send(ranged.header("If-Range", #"W/"res-5000-v1""#), through: transport)
         #expect(byTag.status == .ok)
-        #expect(byTag.body == resourceBytes(0..<5000, version: 1))
+        expectSameBytes(byTag.body, resourceBytes(0..<5000, version: 1))
         let byDate = try await Self.send(
             ranged.header("If-Range", "Tue, 02 Jan 2024 00:00:00 GMT"), through: transport)
         #expect(byDate.status == .partialContent)
-        #expect(byDate.body == resourceBytes(4000..<5000, version: 1))
+        expectSameBytes(byDate.body, resourceBytes(4000..<5000, version: 1))
     }
 
     @Test func withoutValidatorsRangesWorkButIfRangeNeverMatches() async throws {
@@ -139,10 +139,10 @@ import Testing
         #expect(plain.headerFields[.eTag] == nil)
         #expect(plain.headerFields[.lastModified] == nil)
         #expect(plain.headerFields[.acceptRanges] == "bytes")
-        #expect(plain.body == resourceBytes(4000..<5000, version: 1))
+        expectSameBytes(plain.body, resourceBytes(4000..<5000, version: 1))
         let conditional = try await Self.send(ranged.header("If-Range", #""res-5000-v1""#), through: transport)
         #expect(conditional.status == .ok)
-        #expect(conditional.body == resourceBytes(0..<5000, version: 1))
+        expectSameBytes(conditional.body, resourceBytes(0..<5000, version: 1))
     }
 
     @Test func ignoreRangeAlwaysSendsTheWholeBodyWithoutAcceptRanges() async throws {
@@ -152,7 +152,7 @@ import Testing
         #expect(response.headerFields[.acceptRanges] == nil)
         #expect(response.headerFields[.contentRange] == nil)
         #expect(response.headerFields[.eTag] == #""res-5000-v1""#)
-        #expect(response.body == resourceBytes(0..<5000, version: 1))
+        expectSameBytes(response.body, resourceBytes(0..<5000, version: 1))
     }
 
     @Test(arguments: ["resource/5000?cut=1000", "resource/5000?cut=0", "resource/100000?cut=70000"])
@@ -168,9 +168,9 @@ import Testing
         let rangeShorterThanCut = Self.get("resource/5000?cut=1000", range: "bytes=4500-")
         let short = try await Self.send(rangeShorterThanCut, through: transport)
         #expect(short.status == .partialContent)
-        #expect(short.body == resourceBytes(4500..<5000, version: 1))
+        expectSameBytes(short.body, resourceBytes(4500..<5000, version: 1))
         let whole = try await Self.send(.get("resource/5000?cut=5000"), through: transport)
-        #expect(whole.body == resourceBytes(0..<5000, version: 1))
+        expectSameBytes(whole.body, resourceBytes(0..<5000, version: 1))
     }
 
     @Test func cutOverTLSIsTruncatedOnHTTP1AndAStreamFailureOnHTTP2() async throws {
@@ -212,7 +212,7 @@ import Testing
             Self.get("resource/\(gibibyte)?version=9", range: "bytes=\(gibibyte - 24)-"), through: transport)
         #expect(tail.status == .partialContent)
         #expect(tail.headerFields[.contentRange] == "bytes \(gibibyte - 24)-\(gibibyte - 1)/\(gibibyte)")
-        #expect(tail.body == resourceBytes((gibibyte - 24)..<gibibyte, version: 9))
+        expectSameBytes(tail.body, resourceBytes((gibibyte - 24)..<gibibyte, version: 9))
     }
 
     @Test(arguments: [
