@@ -57,15 +57,16 @@ private func check(_ response: Response, reply: [UInt8]) {
     for field in response.headerFields {
         require(!field.value.hasLineBreakingByte, "header \(field.name): \(field.value.debugDescription) holds CR, LF or NUL")
     }
+    // Compared as numbers: `05` and `5` are one length.
     let lengths = Set(response.headerFields[values: .contentLength].flatMap { $0.split(separator: ",") }
-        .map { $0.trimmingCharacters(in: .whitespaces) })
+        .compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })
     require(lengths.count <= 1, "differing Content-Length values \(lengths) accepted from \(shown)")
     if !lengths.isEmpty {
         require(response.headerFields[.transferEncoding] == nil, "Content-Length with Transfer-Encoding accepted from \(shown)")
     }
     if let length = lengths.first, response.headerFields[.contentEncoding] == nil, response.status.code != 204,
        response.status.code != 304 {
-        require(Int(length) == response.body.count, "Content-Length \(length) but a \(response.body.count)-byte body from \(shown)")
+        require(length == response.body.count, "Content-Length \(length) but a \(response.body.count)-byte body from \(shown)")
     }
     guard let contentType = response.headerFields[.contentType] else { return }
     if let media = MediaType(contentType) {

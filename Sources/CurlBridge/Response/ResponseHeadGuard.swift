@@ -66,7 +66,9 @@ struct ResponseHeadGuard {
         }
         let content = Self.withoutLineEnding(line)
         if content.isEmpty { return endOfHead() }
-        if content.starts(with: Self.statusLinePrefix) { return startHead(content) }
+        // Inside a head, a line starting with `HTTP/` is a (malformed) field line to curl, not a
+        // new response: reading it as a status line would forget the head's Content-Length.
+        if phase != .head, content.starts(with: Self.statusLinePrefix) { return startHead(content) }
         return inspectField(content)
     }
 

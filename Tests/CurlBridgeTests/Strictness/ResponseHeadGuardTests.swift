@@ -80,6 +80,14 @@ struct ResponseHeadGuardTests {
             == .finalHeadEnded(status: 200, declaredLength: nil))
     }
 
+    /// Found by fuzzing: a line starting with `HTTP/` inside a head restarted the checks, so a
+    /// `Content-Length` before it and a different one after it were both accepted.
+    @Test("a line starting with HTTP/ inside a head is a field line, not a new response")
+    func statusLineInsideAHead() {
+        #expect(rejection(["HTTP/1.1 200 OK\r\n", "Content-Length: 5\r\n", "HTTP/1.1 200 X: y\r\n"]) == .protocolError)
+        #expect(rejection(["HTTP/1.1 200 OK\r\n", "HTTP/1.1 200 OK\r\n"]) == .protocolError)
+    }
+
     @Test("a folded line may not continue Content-Length or Transfer-Encoding")
     func foldedFraming() {
         #expect(rejection(["HTTP/1.1 200 OK\r\n", "Content-Length: 5\r\n", " 12\r\n"]) == .protocolError)
