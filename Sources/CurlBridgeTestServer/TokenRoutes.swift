@@ -1,6 +1,6 @@
 import NIOCore
 import NIOHTTP1
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The token routes, for clients that refresh credentials. Each realm (a name the test picks, so
 /// tests running in parallel never share one) has server-side state: the one bearer token it
@@ -24,8 +24,10 @@ enum TokenRoutes {
         var heldRefusals: [@Sendable (CompleteResponse) -> Void] = []
     }
 
-    /// Every realm's state, by name.
-    static let realms = Mutex<[String: Realm]>([:])
+    /// Every realm's state, by name. A `NIOLockedValueBox` (a pthread mutex), not a `Mutex`:
+    /// concurrent requests contend for it, and ThreadSanitizer reports `Mutex`'s contended
+    /// hand-over on Linux as a race (scripts/tsan-mutex-repro).
+    static let realms = NIOLockedValueBox<[String: Realm]>([:])
 
     /// The plan for `request` when its path is a token route, else `nil`.
     static func plan(for request: ReceivedRequest) -> ResponsePlan? {
@@ -40,7 +42,7 @@ enum TokenRoutes {
         case "/token/refresh":
             guard let realm = parameters["realm"] else { return .complete(.badRequest("realm is required")) }
             if parameters["fail"] == "1" { return .complete(.text(.serviceUnavailable, "refresh refused")) }
-            let token = realms.withLock { realms in
+            let token = realms.withLockedValue { realms in
                 realms[realm, default: Realm()].refreshes += 1
                 let token = "\(realm)-\(realms[realm, default: Realm()].refreshes)"
                 realms[realm, default: Realm()].validToken = token
@@ -55,7 +57,7 @@ enum TokenRoutes {
     private static func resource(_ request: ReceivedRequest, realm: String, hold: Int) -> ResponsePlan {
         let authorization = request.head.headers["Authorization"].first ?? ""
         let token = authorization.hasPrefix("Bearer ") ? String(authorization.dropFirst(7)) : ""
-        let accepted = realms.withLock { realms in
+        let accepted = realms.withLockedValue { realms in
             realms[realm, default: Realm()].requestsByToken[token, default: 0] += 1
             return realms[realm]?.validToken == token && !token.isEmpty
         }
@@ -63,7 +65,7 @@ enum TokenRoutes {
         let refusal = AuthRoutes.unauthorized(challenge: "Bearer realm=\"\(realm)\", error=\"invalid_token\"")
         guard hold > 1 else { return .complete(refusal) }
         return .eventual { respond in
-            let released: [@Sendable (CompleteResponse) -> Void] = realms.withLock { realms in
+            let released: [@Sendable (CompleteResponse) -> Void] = realms.withLockedValue { realms in
                 realms[realm, default: Realm()].heldRefusals.append(respond)
                 guard realms[realm, default: Realm()].heldRefusals.count >= hold else { return [] }
                 defer { realms[realm]?.heldRefusals = [] }

@@ -39,7 +39,8 @@ public struct CurlURLView: Equatable, CustomStringConvertible {
     public var description: String { "\(scheme)://\(host):\(port)" }
 }
 
-/// Whether two hosts are the same text, or the same IPv6 address however written (`::0`, `::`).
+/// Whether two hosts are the same text, or the same IPv4 or IPv6 address however written
+/// (`0x7f.1` and `127.0.0.1`, `::0` and `::`).
 /// Hosts with an IPv6 zone (`fe80::1%eth0`) count as the same: curl and Foundation escape zones
 /// differently, and a zone only picks the interface for a link-local address.
 public func sameHost(_ first: String, _ second: String) -> Bool {
@@ -50,6 +51,15 @@ public func sameHost(_ first: String, _ second: String) -> Bool {
         guard inet_pton(AF_INET6, bare, &address) == 1 else { return nil }
         return withUnsafeBytes(of: address) { Array($0) } + Array(host.dropFirst(bare.count).utf8)
     }
+    // An IPv4 address in any inet_aton notation: curl may keep `9` (from `%39`) as a name, which
+    // its resolver's inet_aton reads as 0.0.0.9, the address the origin check writes.
+    func ipv4(_ host: String) -> UInt32? {
+        var address = in_addr()
+        guard !host.isEmpty, host.utf8.allSatisfy({ "0123456789abcdefx.".utf8.contains($0) }),
+              inet_aton(host, &address) != 0 else { return nil }
+        return address.s_addr
+    }
+    if let one = ipv4(first), let other = ipv4(second) { return one == other }
     guard let one = canonical(first), let other = canonical(second) else { return false }
     return one == other
 }
