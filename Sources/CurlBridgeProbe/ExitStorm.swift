@@ -14,7 +14,7 @@ func probeExitStorm(server: TestServer, seed: UInt64) -> Never {
         print("exit-storm the test CA's PEM is malformed")
         exit(1)
     }
-    var random = SplitMix(seed: seed)
+    var random = SeededGenerator(seed: seed)
     let heads = Atomic<Int>(0)
     let monitor = ClosureEventMonitor(didReceiveHead: { _, _, _ in heads.add(1, ordering: .relaxed) })
     let transports = [HTTPVersionPreference.http2OverTLS, .http1_1].map { version in
@@ -44,17 +44,4 @@ func probeExitStorm(server: TestServer, seed: UInt64) -> Never {
         while true { pause() }
     }
     exit(0)
-}
-
-/// SplitMix64, so a run's choices follow from the seed it prints.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

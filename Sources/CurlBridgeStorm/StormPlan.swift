@@ -1,4 +1,5 @@
 import CurlBridge
+import CurlBridgeTestServer
 
 /// Where in its life a request is when the storm cancels it.
 enum StormPhase: String, CaseIterable, Sendable {

@@ -10,7 +10,7 @@ extension RequestLifecycle {
     private var isRewindable: Bool { original.body?.isRewindable ?? true }
 
     /// Whether the policy may send the request again: an idempotent method, or a request marked so.
-    private var isIdempotent: Bool { original.hasIdempotentMethod || original.isMarkedIdempotent }
+    private var isIdempotent: Bool { original.isIdempotent }
 
     /// Whether a failure response with `status` could still be retried, so a body consumer must
     /// not see it before the decision: only then is it held.

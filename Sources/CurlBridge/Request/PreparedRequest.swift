@@ -118,7 +118,7 @@ extension Request {
             totalTimeoutMilliseconds: timeouts.total?.roundedUpMilliseconds,
             maximumBodySize: defaults.maximumBodySize,
             maximumHeaderSize: defaults.maximumHeaderSize,
-            isIdempotent: hasIdempotentMethod || isMarkedIdempotent,
+            isIdempotent: isIdempotent,
             accept: headerFields.first { $0.name == .accept }?.value
                 ?? (omitsDefaultHeaders ? nil : defaults.headerLines.first { $0.name == .accept }?.value),
             usesCookieJar: usesCookieJar,

@@ -34,6 +34,10 @@ extension Request {
         return copy
     }
 
+    /// Whether sending the request twice has the effect of sending it once: an idempotent method,
+    /// or a request marked so (``idempotent(key:)``).
+    var isIdempotent: Bool { hasIdempotentMethod || isMarkedIdempotent }
+
     /// Whether the method is idempotent (RFC 9110 §9.2.2): `GET`, `HEAD`, `OPTIONS`, `PUT`,
     /// `DELETE` and `TRACE`.
     var hasIdempotentMethod: Bool {

@@ -1,14 +1,17 @@
 /// SplitMix64: a small generator whose whole sequence follows from its seed, so that a storm's
 /// plan (which phase, style, path and delay each request gets) can be replayed from the seed it
-/// prints. The timing of the machine is not replayed, only the plan.
-struct SeededGenerator: RandomNumberGenerator {
+/// prints. The timing of the machine is not replayed, only the plan. Shared by the storm and the
+/// probe's exit storm.
+public struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    /// A generator whose sequence follows from `seed`.
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    /// The next number of the sequence.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
