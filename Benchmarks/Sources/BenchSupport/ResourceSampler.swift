@@ -14,12 +14,19 @@ public final class ThreadSampler: Sendable {
     private let finished = Atomic<Bool>(false)
     private let interval: UInt32
 
-    /// Starts sampling every `intervalMicroseconds` (5 ms by default).
+    /// Starts sampling every `intervalMicroseconds` (5 ms by default). With the environment's
+    /// `BENCH_SAMPLER=off` (instructions.sh) it samples only at the start and at ``stop()``: no
+    /// thread whose work grows with wall time.
     public init(intervalMicroseconds: UInt32 = 5_000) {
         interval = intervalMicroseconds
         let status = Self.currentStatus()
         peak.store(status.threads, ordering: .relaxed)
         peakAnonymousKiB.store(status.anonymousKiB, ordering: .relaxed)
+        if let setting = getenv("BENCH_SAMPLER"), String(cString: setting) == "off" {
+            running.store(false, ordering: .relaxed)
+            finished.store(true, ordering: .releasing)
+            return
+        }
         var thread = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
         let created = pthread_create(&thread, nil, { context in

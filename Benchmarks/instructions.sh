@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Instructions per request, counted by valgrind's callgrind: CurlBridge's styles against raw C
+# libcurl doing the same requests to the same nginx. Instruction counts do not depend on how busy
+# the machine is, so this is the figure to decide a performance change with; `run.sh` (wall
+# clock) confirms it.
+#
+#   Benchmarks/instructions.sh                 every workload below
+#   WORKLOADS="seq h2" Benchmarks/instructions.sh
+#   SMALL=200 LARGE=600 …                      requests per run: the two counts whose difference
+#                                              is divided out (connection setup, start-up and
+#                                              teardown cancel)
+#
+# Each client runs twice under callgrind, with SMALL and with LARGE requests; its cost per request
+# is (instructions(LARGE) − instructions(SMALL)) / (LARGE − SMALL), over every thread of the
+# process (curl's loop, dispatch queues, the cooperative pool). The ratio is raw libcurl's cost
+# over the client's: 1.00× means no instruction spent beyond what curl itself does.
+#
+# Workloads: seq (sequential 100-byte GETs over HTTP/1.1 keep-alive, libcurl-easy as the
+# reference), h1 (64 in flight, HTTP/1.1), h2 (64 in flight, HTTP/2 over TLS), 64k (64 KiB bodies,
+# 64 in flight, HTTP/1.1); the last three against libcurl-multi.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+WORKLOADS=${WORKLOADS:-"seq h1 h2 64k"}
+SMALL=${SMALL:-200}
+LARGE=${LARGE:-600}
+SCALE=0.01 # server files: only the small ones are requested here
+NGINX=/usr/sbin/nginx
+export PATH=$PATH:/usr/sbin:/sbin
+export BENCH_SAMPLER=off # no sampling thread: its work would grow with the (valgrind-slowed) wall time
+
+# shellcheck source=scripts/server.sh
+. "$HERE/scripts/server.sh"
+
+install_missing() {
+    local missing=()
+    [ -x "$NGINX" ] || missing+=(nginx)
+    command -v valgrind >/dev/null || missing+=(valgrind)
+    command -v openssl >/dev/null || missing+=(openssl)
+    command -v curl >/dev/null || missing+=(curl)
+    command -v python3 >/dev/null || missing+=(python3)
+    [ -f /usr/include/x86_64-linux-gnu/curl/curl.h ] || [ -f /usr/include/curl/curl.h ] || missing+=(libcurl4-openssl-dev)
+    if [ ${#missing[@]} -gt 0 ]; then
+        echo "installing: ${missing[*]}" >&2
+        local sudo=
+        [ "$(id -u)" -eq 0 ] || sudo=sudo
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+    fi
+}
+
+cleanup() {
+    server_stop
+    if [ -n "${PREFIX:-}" ]; then rm -rf "$PREFIX"; fi
+}
+
+# instructions CONCURRENCY REQUESTS URL COMMAND…: the instructions the command executed.
+instructions() {
+    local concurrency=$1 requests=$2 url=$3 out
+    shift 3
+    out=$PREFIX/callgrind.out
+    if ! valgrind --tool=callgrind --callgrind-out-file="$out" --dump-instr=no --trace-children=no \
+        "$@" --url "$url" --requests "$requests" --concurrency "$concurrency" --cacert "$CA_PEM" \
+        >"$PREFIX/stdout.txt" 2>"$PREFIX/stderr.txt"; then
+        echo "failed: $* ($requests requests)" >&2
+        tail -n 5 "$PREFIX/stderr.txt" >&2
+        exit 1
+    fi
+    grep -q '"errors": 0' "$PREFIX/stdout.txt" || { echo "requests failed: $*" >&2; cat "$PREFIX/stdout.txt" >&2; exit 1; }
+    awk '/^summary:/ { print $2 }' "$out"
+}
+
+# per_request LABEL CONCURRENCY URL COMMAND…: prints "LABEL<TAB>instructions per request".
+per_request() {
+    local label=$1 concurrency=$2 url=$3 small large
+    shift 3
+    small=$(instructions "$concurrency" "$SMALL" "$url" "$@")
+    large=$(instructions "$concurrency" "$LARGE" "$url" "$@")
+    printf '%s\t%s\n' "$label" $(((large - small) / (LARGE - SMALL)))
+}
+
+# workload NAME CONCURRENCY URL REFERENCE STYLE…: one table.
+workload() {
+    local name=$1 concurrency=$2 url=$3 reference=$4 rows=$PREFIX/rows.tsv style
+    shift 4
+    echo "[$name] $concurrency in flight, $url" >&2
+    : >"$rows"
+    per_request "libcurl-$reference" "$concurrency" "$url" "$BIN/bench-libcurl" --mode "$reference" >>"$rows"
+    for style in "$@"; do
+        per_request "curlbridge-$style" "$concurrency" "$url" "$BIN/bench-curlbridge" --style "$style" >>"$rows"
+    done
+    python3 - "$name" "$rows" <<'PY'
+import sys
+name, path = sys.argv[1], sys.argv[2]
+rows = [line.rstrip("\n").split("\t") for line in open(path)]
+reference = int(rows[0][1])
+print(f"\n### {name}\n")
+print("| client | instructions/request | × raw libcurl | extra/request |")
+print("|---|---:|---:|---:|")
+for label, count in rows:
+    count = int(count)
+    ratio = "" if label == rows[0][0] else f"{reference / count:.2f}×"
+    extra = "" if label == rows[0][0] else f"{count - reference:,}"
+    print(f"| {label} | {count:,} | {ratio} | {extra} |")
+PY
+}
+
+main() {
+    install_missing
+    PREFIX=$(mktemp -d /tmp/curlbridge-instructions.XXXXXX)
+    trap cleanup EXIT
+    trap 'exit 130' INT TERM
+    echo "building (release)…" >&2
+    swift build -c release --package-path "$HERE" --product bench-curlbridge >"$PREFIX/build.log" 2>&1 &&
+        swift build -c release --package-path "$HERE" --product bench-libcurl >>"$PREFIX/build.log" 2>&1 &&
+        swift build -c release --package-path "$HERE" --product bench-upload-sink >>"$PREFIX/build.log" 2>&1 ||
+        { tail -n 40 "$PREFIX/build.log" >&2; exit 1; }
+    BIN=$(swift build -c release --package-path "$HERE" --show-bin-path)
+    server_prepare "$PREFIX"
+    server_start
+    echo "# Instructions per request (callgrind, $SMALL vs $LARGE requests)"
+    echo
+    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$HERE" rev-parse --short HEAD 2>/dev/null || echo unknown), libcurl $(curl-config --version 2>/dev/null | cut -d' ' -f2)"
+    local name
+    for name in $WORKLOADS; do
+        case $name in
+        seq) workload "sequential 100-byte GETs, HTTP/1.1" 1 "http://127.0.0.1:$HTTP_PORT/small" easy blocking async callback ;;
+        h1) workload "100-byte GETs, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/small" multi async callback ;;
+        h2) workload "100-byte GETs, 64 in flight, HTTP/2 over TLS" 64 "https://127.0.0.1:$HTTPS_PORT/small" multi async callback ;;
+        64k) workload "64 KiB GETs, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/64k" multi async callback ;;
+        *) echo "unknown workload $name (seq, h1, h2, 64k)" >&2; exit 2 ;;
+        esac
+    done
+}
+
+main "$@"
