@@ -92,6 +92,7 @@ final class CurlCookieShare: @unchecked Sendable {
     /// reading a file.
     func attach(to easy: CurlEasyHandle) throws(RequestError) {
         try easy.check(ccurl_easy_setopt_share(easy.raw, share), CURLOPT_SHARE)
+        easy.isSharing = true
         try easy.set(CURLOPT_COOKIEFILE, "")
     }
 

@@ -6,7 +6,8 @@ internal import CCurl
 ///
 /// Not `Sendable`: it lives and dies on its transport's queue. It is cleaned up when released,
 /// which the loop only lets happen after the handle has left the multi handle, so no curl
-/// callback can reach it any more.
+/// callback can reach it any more. Between transfers a handle may wait in its loop's
+/// ``CurlEasyHandlePool``, reset (``reset()``).
 final class CurlEasyHandle {
     /// How many easy handles exist in the process: a leak check for tests and soaks.
     static let liveHandles = Atomic<Int>(0)
@@ -29,6 +30,9 @@ final class CurlEasyHandle {
     /// Where curl's verbose output goes (`CURLOPT_DEBUGDATA`), released after the handle; `nil`
     /// unless the request's logger is at `trace` level (see ``enableTrace(_:)``).
     var traceLog: CurlTraceLog?
+    /// Whether the handle is attached to a cookie share (`CURLOPT_SHARE`), which `curl_easy_reset`
+    /// does not undo.
+    var isSharing = false
 
     /// Creates an easy handle with its error buffer installed.
     ///
@@ -52,6 +56,32 @@ final class CurlEasyHandle {
         curl_slist_free_all(headerList)
         curl_slist_free_all(proxyHeaderList)
         errorBuffer.deallocate()
+    }
+
+    /// Makes the handle as good as a fresh one for the next transfer, keeping what curl keeps
+    /// across `curl_easy_reset` for speed: its receive buffer and its TLS session cache (a session
+    /// is resumed only by a connection with the same TLS settings, pins included).
+    ///
+    /// Every option is cleared (`curl_easy_reset`), so no callback or private pointer still leads to
+    /// the finished transfer; the cookie share is detached (the reset leaves it attached); header
+    /// lists, the multipart body, retained blobs and the trace log are released; the error buffer is
+    /// cleared and installed again.
+    func reset() {
+        if isSharing {
+            _ = ccurl_easy_setopt_share(raw, nil)
+            isSharing = false
+        }
+        curl_easy_reset(raw)
+        curl_mime_free(mime)
+        mime = nil
+        curl_slist_free_all(headerList)
+        headerList = nil
+        curl_slist_free_all(proxyHeaderList)
+        proxyHeaderList = nil
+        retainedBlobs.removeAll(keepingCapacity: true)
+        traceLog = nil
+        errorBuffer.initialize(to: 0)
+        ccurl_easy_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer)
     }
 
     /// curl's error text for the last failure of this handle, or `""`.

@@ -99,10 +99,18 @@ final class CurlMultiLoop: @unchecked Sendable {
     // Queue-confined state (see the type's comment).
     /// Transfers in flight, by number; holding them here keeps curl's callback pointers valid.
     private var transfers: [UInt64: CurlTransfer] = [:]
+    /// Easy handles between transfers.
+    private let handles = CurlEasyHandlePool(capacity: CurlMultiLoop.idleHandleCapacity)
     /// Requests between attempts, by number.
     private var waiting: [UInt64: WaitingRequest] = [:]
     /// The earliest moment an idle timeout could expire, in `MonotonicClock` nanoseconds.
     private var nextIdleCheck: UInt64?
+
+    /// How many reset easy handles a loop keeps for its next transfers.
+    static let idleHandleCapacity = 64
+
+    /// How many transfers began on a reused easy handle (a test diagnostic).
+    var reusedHandleCount: Int { handles.reuseCount }
 
     /// Marks the loops' queues, so the blocking guard can refuse to wait on one of them.
     static let queueKey = DispatchSpecificKey<Bool>()
@@ -281,6 +289,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         case .stop:
             return nil
         case .close(let onClosed):
+            handles.drain()
             for notify in onClosed { notify() }
             return nil
         }
@@ -346,14 +355,14 @@ final class CurlMultiLoop: @unchecked Sendable {
     private func begin(id: UInt64, request: PreparedRequest, events: TransferEvents) {
         let transfer: CurlTransfer
         do {
-            transfer = try CurlTransfer(id: id, request: request, events: events, options: easyOptions)
-            try transfer.startBodyStream { [weak self] in self?.submit(.resumeSending(id)) }
+            transfer = try makeTransfer(id: id, request: request, events: events)
         } catch {
             events.onComplete(.failure(error.attributed(to: request.method, url: request.url)))
             return
         }
         let added = curl_multi_add_handle(multi, transfer.easy.raw)
         guard added == CURLM_OK else {
+            handles.recycle(transfer.easy, reusable: false)
             events.onComplete(.failure(multiError(added, during: "curl_multi_add_handle")
                 .attributed(to: request.method, url: request.url)))
             return
@@ -363,11 +372,33 @@ final class CurlMultiLoop: @unchecked Sendable {
         scheduleIdleCheck(for: transfer)
     }
 
+    /// A transfer on a pooled easy handle, its body stream started; the handle goes back to the
+    /// pool when either step fails.
+    private func makeTransfer(id: UInt64, request: PreparedRequest, events: TransferEvents) throws(RequestError) -> CurlTransfer {
+        let easy = try handles.take()
+        let transfer: CurlTransfer
+        do {
+            transfer = try CurlTransfer(id: id, request: request, events: events, options: easyOptions, easy: easy)
+        } catch {
+            handles.recycle(easy)
+            throw error
+        }
+        do {
+            try transfer.startBodyStream { [weak self] in self?.submit(.resumeSending(id)) }
+        } catch {
+            transfer.closeBody()
+            handles.recycle(easy)
+            throw error
+        }
+        return transfer
+    }
+
     /// Removes the transfer from curl and reports its outcome: the only way a transfer ends.
     private func finish(_ transfer: CurlTransfer, _ outcome: Result<Response, RequestError>) {
         transfer.reportFinalProgress()
         curl_multi_remove_handle(multi, transfer.easy.raw)
         transfer.closeBody()
+        handles.recycle(transfer.easy)
         transfers[transfer.id] = nil
         inFlight.subtract(1, ordering: .relaxed)
         transfer.events.onComplete(outcome)

@@ -67,14 +67,17 @@ final class CurlTransfer {
         lastActivity = MonotonicClock.now
     }
 
-    /// Creates a transfer with a configured easy handle, ready to join a multi handle.
+    /// Creates a transfer on `easy` (fresh, or reset by its pool), configured and ready to join a
+    /// multi handle.
     ///
     /// - Throws: ``RequestError`` if curl refuses an option.
-    init(id: UInt64, request: PreparedRequest, events: TransferEvents, options: CurlEasyOptions) throws(RequestError) {
+    init(
+        id: UInt64, request: PreparedRequest, events: TransferEvents, options: CurlEasyOptions, easy: CurlEasyHandle
+    ) throws(RequestError) {
         self.id = id
         self.request = request
         self.events = events
-        self.easy = try CurlEasyHandle()
+        self.easy = easy
         self.lastActivity = MonotonicClock.now
         self.startedAt = lastActivity
         self.headGuard = ResponseHeadGuard(limit: request.maximumHeaderSize)

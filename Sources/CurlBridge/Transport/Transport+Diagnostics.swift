@@ -1,6 +1,15 @@
 extension Transport {
     /// The number of libcurl easy handles alive in this process, across every transport: one per
-    /// transfer in flight. A diagnostic for leak checks (a process whose transfers have all
-    /// completed should read 0); not a stable API — the underscore says so.
+    /// transfer in flight, plus the idle handles each live transport keeps for reuse (at most
+    /// 64 per transport, released when it shuts down). A diagnostic for leak checks (a process
+    /// whose transports have all shut down should read 0); not a stable API — the underscore says so.
     public static var _liveCurlHandleCount: Int { CurlEasyHandle.liveCount }
+
+    /// How many of this transport's transfers began on an easy handle reused from its pool (a
+    /// test diagnostic: a test sending two requests in a row sees whether the second reused the
+    /// first one's handle).
+    var reusedEasyHandleCount: Int {
+        if case .success(let loop) = loop { return loop.reusedHandleCount }
+        return 0
+    }
 }

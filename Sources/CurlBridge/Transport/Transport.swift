@@ -20,7 +20,7 @@ public final class Transport: Sendable {
     /// The settings every request through this transport uses.
     public let configuration: Configuration
     /// The loop, or why curl could not give us one (then every request fails with that error).
-    private let loop: Result<CurlMultiLoop, RequestError>
+    let loop: Result<CurlMultiLoop, RequestError>
     /// What every request starts from, computed once from the configuration.
     private let requestDefaults: RequestDefaults
     /// What every request's lifecycle needs, when curl could give us a loop.

@@ -1,0 +1,51 @@
+import Synchronization
+
+/// The easy handles a loop keeps between transfers, so that a request does not pay for a fresh
+/// one: `curl_easy_init`'s allocations, the receive buffer curl allocates on a handle's first
+/// transfer, and the handle's TLS session cache, which a reused handle keeps.
+///
+/// A handle comes back through ``recycle(_:)`` once its transfer has left the multi handle, and is
+/// reset there (``CurlEasyHandle/reset()``: every option, callback and pointer to the finished
+/// transfer cleared), so an idle handle holds nothing of the request it served; the next transfer
+/// sets every option it needs again. Confined to the loop's owner, like the transfers.
+final class CurlEasyHandlePool {
+    /// How many idle handles the pool keeps; a handle recycled beyond that is cleaned up.
+    let capacity: Int
+    /// Idle handles, most recently used last (taken first: its buffer pages are the warmest).
+    private var idle: [CurlEasyHandle] = []
+    /// How many transfers began on a reused handle, readable from any thread (a test diagnostic).
+    private let reuses = Atomic<Int>(0)
+
+    /// Creates an empty pool keeping at most `capacity` idle handles.
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// How many transfers began on a handle from this pool rather than a fresh one.
+    var reuseCount: Int { reuses.load(ordering: .relaxed) }
+
+    /// How many idle handles the pool holds now (call on the loop).
+    var idleCount: Int { idle.count }
+
+    /// An idle handle, or a fresh one when there is none.
+    ///
+    /// - Throws: ``RequestError/Code/transportFailure`` when curl cannot make a handle.
+    func take() throws(RequestError) -> CurlEasyHandle {
+        guard let handle = idle.popLast() else { return try CurlEasyHandle() }
+        reuses.add(1, ordering: .relaxed)
+        return handle
+    }
+
+    /// Takes back `handle`, which is in no multi handle any more: resets it and keeps it for the
+    /// next transfer, or cleans it up when the pool is full or `reusable` is `false`.
+    func recycle(_ handle: CurlEasyHandle, reusable: Bool = true) {
+        guard reusable, idle.count < capacity else { return }
+        handle.reset()
+        idle.append(handle)
+    }
+
+    /// Cleans up every idle handle (when the loop closes).
+    func drain() {
+        idle.removeAll()
+    }
+}
