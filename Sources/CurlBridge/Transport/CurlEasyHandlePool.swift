@@ -44,6 +44,13 @@ final class CurlEasyHandlePool {
         idle.append(handle)
     }
 
+    /// Cleans up idle handles beyond the `count` most recently used (when the loop goes idle: a
+    /// burst's handles are not kept once it is over).
+    func trim(to count: Int) {
+        guard idle.count > count else { return }
+        idle.removeFirst(idle.count - count)
+    }
+
     /// Cleans up every idle handle (when the loop closes).
     func drain() {
         idle.removeAll()

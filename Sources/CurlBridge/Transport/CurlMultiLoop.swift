@@ -106,8 +106,12 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// The earliest moment an idle timeout could expire, in `MonotonicClock` nanoseconds.
     private var nextIdleCheck: UInt64?
 
-    /// How many reset easy handles a loop keeps for its next transfers.
-    static let idleHandleCapacity = 64
+    /// How many reset easy handles a loop keeps for its next transfers while busy: enough for a
+    /// thousand transfers in flight to recycle theirs, rather than free and allocate one each
+    /// (which also leaves the freed receive buffers' pages resident).
+    static let idleHandleCapacity = 1024
+    /// How many it keeps once nothing is in flight.
+    static let restingHandleCapacity = 16
 
     /// How many transfers began on a reused easy handle (a test diagnostic).
     var reusedHandleCount: Int { handles.reuseCount }
@@ -287,6 +291,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             if isShuttingDown, !waiting.isEmpty { endWaiting(with: .transportShutDown, "the transport shut down while the request waited to be retried") }
             return commands
         case .stop:
+            handles.trim(to: Self.restingHandleCapacity)
             return nil
         case .close(let onClosed):
             handles.drain()

@@ -1,7 +1,7 @@
 extension Transport {
     /// The number of libcurl easy handles alive in this process, across every transport: one per
     /// transfer in flight, plus the idle handles each live transport keeps for reuse (at most
-    /// 64 per transport, released when it shuts down). A diagnostic for leak checks (a process
+    /// 16 per idle transport, all released when it shuts down). A diagnostic for leak checks (a process
     /// whose transports have all shut down should read 0); not a stable API — the underscore says so.
     public static var _liveCurlHandleCount: Int { CurlEasyHandle.liveCount }
 
