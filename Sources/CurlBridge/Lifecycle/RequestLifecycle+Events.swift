@@ -117,7 +117,7 @@ extension RequestLifecycle {
     }
 
     /// Where an attempt's (or hop's) transfer ends.
-    private func complete(_ result: Result<Response, RequestError>) {
+    func complete(_ result: Result<Response, RequestError>) {
         let (pending, drainAborted) = state.withLock { ($0.pendingFollow, $0.drainAborted) }
         if let pending {
             // Its head decided to follow: whatever happened to the redirect's body, follow —

@@ -88,8 +88,9 @@ final class RequestLifecycle: Sendable {
     let deadline: UInt64?
     let downstream: TransferEvents
 
-    /// Creates the lifecycle of `request`, numbered `id` in its transport.
-    init(request: Request, id: UInt64, environment: LifecycleEnvironment, events: TransferEvents) {
+    /// Creates the lifecycle of `request`, numbered `id` in its transport, which started at
+    /// `startedAt` (`MonotonicClock` nanoseconds; now, unless its first attempt ran without one).
+    init(request: Request, id: UInt64, environment: LifecycleEnvironment, events: TransferEvents, startedAt: UInt64 = MonotonicClock.now) {
         state = Mutex(State(attemptRequest: request, request: request))
         self.id = id
         self.environment = environment
@@ -102,8 +103,8 @@ final class RequestLifecycle: Sendable {
             ? environment.retriers : request.interceptors.filter(\.decidesRetries) + environment.retriers
         monitors = MonitorHub(monitors: environment.monitors)
         log = RequestLog(logger: environment.defaults.logging.logger, options: environment.defaults.logging.options, request: request, id: id)
-        let now = MonotonicClock.now
-        startedAt = now
+        let now = startedAt
+        self.startedAt = now
         let total = environment.defaults.timeouts.overridden(by: request.timeouts).total
         deadline = total.map { now &+ UInt64(max(0, $0.seconds) * 1e9) }
         downstream = events
@@ -130,6 +131,21 @@ final class RequestLifecycle: Sendable {
         if !adapters.isEmpty { return .adapt(waitingRequest) }
         guard let prepared = prepareAttempt(original) else { return .completed }
         return .start(prepared, attemptEvents)
+    }
+
+    /// Takes over a request whose first attempt ran without a lifecycle (see
+    /// ``LifecycleEnvironment/deferringEvents(for:prepared:id:events:)``) and ended with `result`,
+    /// which needs one: a redirect to follow, a failure to retry or report with its attempt. Call on
+    /// the loop, inside that attempt's `onComplete`, as an attempt's own completion runs.
+    func adoptFirstAttempt(_ request: Request, prepared: PreparedRequest, ended result: Result<Response, RequestError>) {
+        state.withLock { state in
+            state.attempt = 1
+            state.attemptRequest = request
+            state.request = request
+            state.first = (prepared.method, prepared.url)
+            state.attemptStartedAt = startedAt
+        }
+        complete(result)
     }
 
     /// Runs the adapters for the first attempt, in a task created here — on the caller's thread,

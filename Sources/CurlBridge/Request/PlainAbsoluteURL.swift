@@ -9,23 +9,52 @@ struct PlainAbsoluteURL {
 
     /// The URL, or `nil` when it is not a plain absolute http(s) URL.
     init?(_ url: String) {
-        var utf8 = url.utf8[...]
+        var url = url
+        guard let fragmentStart = url.withUTF8(Self.plainLength) else { return nil }
+        string = fragmentStart == url.utf8.count ? url : String(url.utf8.prefix(fragmentStart))!
+    }
+
+    /// The length of `url` before its fragment when it is a plain absolute http(s) URL, `nil` if
+    /// it is not: one pass over the bytes (this runs for every request).
+    private static func plainLength(_ url: UnsafeBufferPointer<UInt8>) -> Int? {
         let schemeLength: Int
-        if Self.hasPrefix(utf8, "http://") {
+        if hasPrefix(url, "http://") {
             schemeLength = 7
-        } else if Self.hasPrefix(utf8, "https://") {
+        } else if hasPrefix(url, "https://") {
             schemeLength = 8
         } else {
             return nil
         }
-        utf8 = utf8.dropFirst(schemeLength)
-        let hostEnd = utf8.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? utf8.endIndex
-        let authority = utf8[..<hostEnd]
-        let host = authority.split(separator: UInt8(ascii: "@"), omittingEmptySubsequences: false).last ?? authority
-        guard let first = host.first, first != UInt8(ascii: ":"), first != UInt8(ascii: "["),
-              url.utf8.allSatisfy(Self.isAllowed), Self.hasWellFormedEscapes(url.utf8)
-        else { return nil }
-        string = Self.withoutFragment(url)
+        var hostStart = schemeLength
+        var authorityEnded = false
+        var fragmentStart: Int?
+        var index = 0
+        while index < url.count {
+            let byte = url[index]
+            guard isAllowed(byte) else { return nil }
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < url.count, isHexDigit(url[index + 1]), isHexDigit(url[index + 2]) else { return nil }
+                index += 3
+                continue
+            }
+            if index >= schemeLength, !authorityEnded {
+                switch byte {
+                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
+                    authorityEnded = true
+                    guard index > hostStart, url[hostStart] != UInt8(ascii: ":"), url[hostStart] != UInt8(ascii: "[") else { return nil }
+                case UInt8(ascii: "@"):
+                    hostStart = index + 1
+                default:
+                    break
+                }
+            }
+            if byte == UInt8(ascii: "#"), fragmentStart == nil { fragmentStart = index }
+            index += 1
+        }
+        if !authorityEnded {
+            guard url.count > hostStart, url[hostStart] != UInt8(ascii: ":"), url[hostStart] != UInt8(ascii: "[") else { return nil }
+        }
+        return fragmentStart ?? url.count
     }
 
     /// This URL with `query` appended to its own query (`nil`: unchanged).
@@ -47,22 +76,17 @@ struct PlainAbsoluteURL {
         return String(url[..<hash])
     }
 
-    private static func hasPrefix(_ utf8: Substring.UTF8View, _ prefix: StaticString) -> Bool {
-        let expected = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
-        guard utf8.count >= expected.count else { return false }
-        return zip(utf8, expected).allSatisfy { actual, wanted in actual | 0x20 == wanted }
-    }
-
-    /// Whether every `%` is followed by two hex digits.
-    private static func hasWellFormedEscapes(_ utf8: String.UTF8View) -> Bool {
-        var index = utf8.startIndex
-        while let percent = utf8[index...].firstIndex(of: UInt8(ascii: "%")) {
-            let digits = utf8[utf8.index(after: percent)...].prefix(2)
-            guard digits.count == 2, digits.allSatisfy({ UInt8(ascii: "0")...UInt8(ascii: "9") ~= $0 || UInt8(ascii: "a")...UInt8(ascii: "f") ~= ($0 | 0x20) })
-            else { return false }
-            index = digits.endIndex
+    /// Whether `bytes` starts with the lowercase `prefix`, ignoring ASCII case.
+    private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
+        guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
+        for offset in 0..<prefix.utf8CodeUnitCount where bytes[offset] | 0x20 != prefix.utf8Start[offset] {
+            return false
         }
         return true
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        UInt8(ascii: "0")...UInt8(ascii: "9") ~= byte || UInt8(ascii: "a")...UInt8(ascii: "f") ~= (byte | 0x20)
     }
 
     /// RFC 3986 unreserved, reserved and `%`.

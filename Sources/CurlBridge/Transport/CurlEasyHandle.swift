@@ -84,6 +84,15 @@ final class CurlEasyHandle {
         ccurl_easy_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer)
     }
 
+    /// Whether curl let go of the handle's receive buffer when its transfer ended, so that the
+    /// next transfer may size it (`CURLOPT_BUFFERSIZE`). libcurl 7.88 frees the buffer when a
+    /// transfer is done, except when its connection still serves other transfers (HTTP/2
+    /// streams): a handle still holding one refuses any new size with `CURLE_BAD_FUNCTION_ARGUMENT`
+    /// — asking is how to tell — and is not reused. Call after ``reset()``.
+    func hasReleasedReceiveBuffer() -> Bool {
+        ccurl_easy_setopt_long(raw, CURLOPT_BUFFERSIZE, Int(CURL_MAX_WRITE_SIZE)) == CURLE_OK
+    }
+
     /// curl's error text for the last failure of this handle, or `""`.
     var errorText: String { String(cString: errorBuffer) }
 
@@ -153,12 +162,13 @@ final class CurlEasyHandle {
         try check(result, "option \(option.rawValue)")
     }
 
-    /// Turns a failed curl call into an error naming `what` curl rejected.
-    func check(_ result: CURLcode, _ what: String) throws(RequestError) {
+    /// Turns a failed curl call into an error naming `what` curl rejected (built only on failure:
+    /// this runs for every option of every request).
+    func check(_ result: CURLcode, _ what: @autoclosure () -> String) throws(RequestError) {
         guard result == CURLE_OK else {
             let text = String(cString: curl_easy_strerror(result))
             throw RequestError(
-                .transportFailure, "curl rejected \(what): \(text)",
+                .transportFailure, "curl rejected \(what()): \(text)",
                 curlCode: Int(result.rawValue), curlMessage: text)
         }
     }

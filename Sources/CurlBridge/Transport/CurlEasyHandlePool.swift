@@ -37,10 +37,12 @@ final class CurlEasyHandlePool {
     }
 
     /// Takes back `handle`, which is in no multi handle any more: resets it and keeps it for the
-    /// next transfer, or cleans it up when the pool is full or `reusable` is `false`.
+    /// next transfer, or cleans it up when the pool is full, `reusable` is `false`, or curl still
+    /// holds its receive buffer (see ``CurlEasyHandle/hasReleasedReceiveBuffer()``).
     func recycle(_ handle: CurlEasyHandle, reusable: Bool = true) {
         guard reusable, idle.count < capacity else { return }
         handle.reset()
+        guard handle.hasReleasedReceiveBuffer() else { return }
         idle.append(handle)
     }
 

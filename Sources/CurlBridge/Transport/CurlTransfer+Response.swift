@@ -2,17 +2,10 @@ import HTTPTypes
 internal import CCurl
 
 extension CurlTransfer {
-    /// The final response's header fields, through libcurl's header API (`curl_easy_nextheader`).
+    /// The latest response head's fields, as the header callback collected them (see
+    /// ``ResponseFieldCollector``).
     func readHeaderFields() -> HTTPFields {
-        var fields = HTTPFields()
-        var previous: UnsafeMutablePointer<curl_header>?
-        while let header = curl_easy_nextheader(easy.raw, ccurl_header_origin, -1, previous) {
-            if let name = HTTPField.Name(String(cString: header.pointee.name)) {
-                fields.append(HTTPField(name: name, value: String(cString: header.pointee.value)))
-            }
-            previous = header
-        }
-        return fields
+        responseFields.fields
     }
 
     /// The HTTP version of the final response.

@@ -28,6 +28,8 @@ final class CurlTransfer {
     private var headDelivered = false
     /// Checks every header line curl receives.
     private var headGuard: ResponseHeadGuard
+    /// The latest response head's fields, from the lines the guard accepted.
+    private(set) var responseFields = ResponseFieldCollector()
     /// When a byte last moved (`MonotonicClock` nanoseconds), for the idle timeout.
     private(set) var lastActivity: UInt64
     /// Whether receiving is paused, by the body consumer or the handle.
@@ -255,6 +257,7 @@ final class CurlTransfer {
             failure = RequestError(code, reason, method: request.method, url: request.url)
             return 0
         }
+        responseFields.take(line)
         guard !headDelivered, events.onResponseHead != nil else { return line.count }
         if line.count > 2 {
             // A status line after a held-back 401: curl answered the challenge, so that head was

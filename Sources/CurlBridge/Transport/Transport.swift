@@ -98,8 +98,8 @@ public final class Transport: Sendable {
         }
         let id = loop.makeTransferID()
         let handle = TransferHandle(id: id, loop: loop)
-        let shutDown = RequestError(.transportShutDown, "the transport has been shut down", method: request.method, url: request.url)
-        guard environment.needsLifecycle(request) else {
+        let needsLifecycle = environment.needsLifecycle(request)
+        guard needsLifecycle, !environment.defersLifecycle(request, events: events) else {
             let prepared: PreparedRequest
             switch request.prepared(with: requestDefaults) {
             case .success(let ready): prepared = ready
@@ -107,12 +107,15 @@ public final class Transport: Sendable {
                 events.onComplete(.failure(problem))
                 return nil
             }
-            guard submit(loop, .start(id: id, request: prepared, events: events), handle) else {
-                events.onComplete(.failure(shutDown))
+            let attemptEvents = needsLifecycle ? environment.deferringEvents(for: request, prepared: prepared, id: id, events: events) : events
+            guard submit(loop, .start(id: id, request: prepared, events: attemptEvents), handle) else {
+                events.onComplete(.failure(RequestError(
+                    .transportShutDown, "the transport has been shut down", method: request.method, url: request.url)))
                 return nil
             }
             return handle
         }
+        let shutDown = RequestError(.transportShutDown, "the transport has been shut down", method: request.method, url: request.url)
         let lifecycle = RequestLifecycle(request: request, id: id, environment: environment, events: events)
         switch lifecycle.begin() {
         case .completed:
