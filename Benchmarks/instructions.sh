@@ -15,6 +15,10 @@
 # process (curl's loop, dispatch queues, the cooperative pool). The ratio is raw libcurl's cost
 # over the client's: 1.00× means no instruction spent beyond what curl itself does.
 #
+# Raw libcurl sends the same requests as CurlBridge's defaults (LIBCURL_SAME_REQUESTS in
+# scripts/clients.sh: User-Agent, Accept-Encoding, the cookie engine); the last row of each table
+# is raw libcurl with curl's own defaults, for reference.
+#
 # Workloads: seq (sequential 100-byte GETs over HTTP/1.1 keep-alive, libcurl-easy as the
 # reference), h1 (64 in flight, HTTP/1.1), h2 (64 in flight, HTTP/2 over TLS), 64k (64 KiB bodies,
 # 64 in flight, HTTP/1.1); the last three against libcurl-multi.
@@ -31,6 +35,8 @@ export BENCH_SAMPLER=off # no sampling thread: its work would grow with the (val
 
 # shellcheck source=scripts/server.sh
 . "$HERE/scripts/server.sh"
+# shellcheck source=scripts/clients.sh
+. "$HERE/scripts/clients.sh" # LIBCURL_SAME_REQUESTS
 
 install_missing() {
     local missing=()
@@ -85,10 +91,11 @@ workload() {
     shift 4
     echo "[$name] $concurrency in flight, $url" >&2
     : >"$rows"
-    per_request "libcurl-$reference" "$concurrency" "$url" "$BIN/bench-libcurl" --mode "$reference" >>"$rows"
+    per_request "libcurl-$reference" "$concurrency" "$url" "$BIN/bench-libcurl" --mode "$reference" "${LIBCURL_SAME_REQUESTS[@]}" >>"$rows"
     for style in "$@"; do
         per_request "curlbridge-$style" "$concurrency" "$url" "$BIN/bench-curlbridge" --style "$style" >>"$rows"
     done
+    per_request "libcurl-$reference, curl's defaults" "$concurrency" "$url" "$BIN/bench-libcurl" --mode "$reference" >>"$rows"
     python3 - "$name" "$rows" <<'PY'
 import sys
 name, path = sys.argv[1], sys.argv[2]
@@ -115,7 +122,14 @@ main() {
         swift build -c release --package-path "$HERE" --product bench-libcurl >>"$PREFIX/build.log" 2>&1 &&
         swift build -c release --package-path "$HERE" --product bench-upload-sink >>"$PREFIX/build.log" 2>&1 ||
         { tail -n 40 "$PREFIX/build.log" >&2; exit 1; }
-    BIN=$(swift build -c release --package-path "$HERE" --show-bin-path)
+    # Valgrind 3.19 cannot read the DWARF 5 the toolchain writes ("possibly corrupted debuginfo"):
+    # count with copies whose debug sections are stripped (function names stay for profiles).
+    local built
+    built=$(swift build -c release --package-path "$HERE" --show-bin-path)
+    BIN=$PREFIX/bin
+    mkdir -p "$BIN"
+    cp "$built/bench-curlbridge" "$built/bench-libcurl" "$built/bench-upload-sink" "$BIN/"
+    strip --strip-debug "$BIN"/bench-*
     server_prepare "$PREFIX"
     server_start
     echo "# Instructions per request (callgrind, $SMALL vs $LARGE requests)"

@@ -9,15 +9,23 @@ SYSTEM_BUNDLE=/etc/ssl/certs/ca-certificates.crt
 # shellcheck disable=SC2016 # expanded by the inner sh
 WITH_TEST_CA=(unshare --mount --propagation private sh -c 'mount --bind "$0" "$1" && shift && exec "$@"')
 
+# What CurlBridge's default configuration asks of curl for every request — its User-Agent, every
+# content encoding curl decodes, the cookie engine with one jar — given to raw libcurl too, so that
+# both send the same requests and do the same protocol work (the ratios compare the clients, not
+# their defaults).
+LIBCURL_SAME_REQUESTS=(--user-agent "CurlBridge/$(sed -n 's/.*static let current = "\(.*\)"/\1/p' \
+    "$(dirname "${BASH_SOURCE[0]}")/../../Sources/CurlBridge/Configuration/Configuration.swift") libcurl/$(curl-config --version 2>/dev/null | cut -d' ' -f2)" \
+    --decode --cookies)
+
 # client_command LABEL: the command for LABEL, into the CMD array (common arguments appended later).
 # Labels ending in -download use the client's download-to-a-file verb (--transfer download).
 client_command() {
     case $1 in
     curlbridge-blocking | curlbridge-async | curlbridge-callback) CMD=("$BIN/bench-curlbridge" --style "${1#curlbridge-}") ;;
     curlbridge-*-download) CMD=("$BIN/bench-curlbridge" --style "$(echo "$1" | cut -d- -f2)" --transfer download) ;;
-    libcurl-easy | libcurl-multi) CMD=("$BIN/bench-libcurl" --mode "${1#libcurl-}") ;;
-    libcurl-multi-16k) CMD=("$BIN/bench-libcurl" --mode multi --buffer 16384) ;;
-    libcurl-multi-512k-upload) CMD=("$BIN/bench-libcurl" --mode multi --upload-buffer 524288) ;;
+    libcurl-easy | libcurl-multi) CMD=("$BIN/bench-libcurl" --mode "${1#libcurl-}" "${LIBCURL_SAME_REQUESTS[@]}") ;;
+    libcurl-multi-16k) CMD=("$BIN/bench-libcurl" --mode multi --buffer 16384 "${LIBCURL_SAME_REQUESTS[@]}") ;;
+    libcurl-multi-512k-upload) CMD=("$BIN/bench-libcurl" --mode multi --upload-buffer 524288 "${LIBCURL_SAME_REQUESTS[@]}") ;;
     urlsession-sync | urlsession-async) CMD=("$BIN/bench-urlsession" --mode "${1#urlsession-}") ;;
     urlsession-download) CMD=("$BIN/bench-urlsession" --mode sync --transfer download) ;;
     ahc) CMD=("$BIN/bench-ahc") ;;

@@ -8,7 +8,7 @@ static void usage(const char *program, const char *problem) {
     fprintf(stderr,
             "%s\nusage: %s --mode easy|multi --url URL --requests N --concurrency C [--cacert PATH] "
             "[--output PATH] [--workload NAME] [--stream] [--buffer BYTES] [--fsync] [--consume-rate BYTES_PER_S] "
-            "[--upload PATH] [--upload-buffer BYTES]\n",
+            "[--upload PATH] [--upload-buffer BYTES] [--user-agent TEXT] [--decode] [--cookies]\n",
             problem, program);
     exit(2);
 }
@@ -29,7 +29,8 @@ void bench_parse_args(int argc, char **argv, struct bench_args *args) {
     *args = (struct bench_args){.url = NULL, .requests = 1, .concurrency = 1, .cacert = NULL,
                                 .output = "/dev/null", .workload = "unnamed", .mode = "easy",
                                 .buffer = 524288, .stream = 0, .fsync = 0,
-                                .consume_rate = 0, .upload = NULL, .upload_buffer = 0};
+                                .consume_rate = 0, .upload = NULL, .upload_buffer = 0,
+                                .user_agent = NULL, .decode = 0, .cookies = 0};
     for (int i = 1; i < argc; i++) {
         const char *flag = argv[i];
         if (strcmp(flag, "--stream") == 0) {
@@ -38,6 +39,14 @@ void bench_parse_args(int argc, char **argv, struct bench_args *args) {
         }
         if (strcmp(flag, "--fsync") == 0) {
             args->fsync = 1;
+            continue;
+        }
+        if (strcmp(flag, "--decode") == 0) {
+            args->decode = 1;
+            continue;
+        }
+        if (strcmp(flag, "--cookies") == 0) {
+            args->cookies = 1;
             continue;
         }
         if (i + 1 >= argc) {
@@ -56,6 +65,7 @@ void bench_parse_args(int argc, char **argv, struct bench_args *args) {
         else if (strcmp(flag, "--consume-rate") == 0) args->consume_rate = positive(program, flag, value);
         else if (strcmp(flag, "--upload") == 0) args->upload = value;
         else if (strcmp(flag, "--upload-buffer") == 0) args->upload_buffer = positive(program, flag, value);
+        else if (strcmp(flag, "--user-agent") == 0) args->user_agent = value;
         else if (strcmp(flag, "--mode") == 0) {
             if (strcmp(value, "easy") != 0 && strcmp(value, "multi") != 0) usage(program, "--mode must be easy or multi");
             args->mode = value;

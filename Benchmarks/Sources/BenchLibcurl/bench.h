@@ -23,6 +23,10 @@ struct bench_args {
     long consume_rate;    /* --consume-rate: bytes per second the body's consumer takes; 0: no limit */
     const char *upload;   /* --upload: a file POSTed as the body, read by a read callback; NULL: GET */
     long upload_buffer;   /* --upload-buffer: CURLOPT_UPLOAD_BUFFERSIZE; 0: curl's default (64 KiB) */
+    /* What CurlBridge's defaults ask of curl, so that both send the same requests: */
+    const char *user_agent; /* --user-agent: CURLOPT_USERAGENT; NULL: none (curl's default) */
+    int decode;             /* --decode: CURLOPT_ACCEPT_ENCODING "" (every encoding curl decodes) */
+    int cookies;            /* --cookies: the cookie engine, one jar shared by every handle (CURLSH) */
 };
 
 /* What the requests did; latencies in nanoseconds, one slot per request. */

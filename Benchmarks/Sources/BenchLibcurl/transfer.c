@@ -92,6 +92,19 @@ CURLcode bench_setup_easy(CURL *easy, const struct bench_args *args, struct benc
     SET(CURLOPT_CONNECTTIMEOUT, 30L);
     SET(CURLOPT_TIMEOUT, 120L);
     if (args->cacert != NULL) SET(CURLOPT_CAINFO, args->cacert);
+    if (args->user_agent != NULL) SET(CURLOPT_USERAGENT, args->user_agent);
+    if (args->decode) SET(CURLOPT_ACCEPT_ENCODING, "");
+    if (args->cookies) {
+        /* One jar for every handle, as a CurlBridge transport has; the loops are single-threaded,
+         * so the share needs no lock callbacks. */
+        static CURLSH *jar;
+        if (jar == NULL) {
+            jar = curl_share_init();
+            curl_share_setopt(jar, CURLSHOPT_SHARE, CURL_LOCK_DATA_COOKIE);
+        }
+        SET(CURLOPT_SHARE, jar);
+        SET(CURLOPT_COOKIEFILE, "");
+    }
     /* Over TLS, wait for a connection being set up to say whether it multiplexes (HTTP/2). */
     if (strncmp(args->url, "https://", 8) == 0) SET(CURLOPT_PIPEWAIT, 1L);
     if (args->upload != NULL) {
