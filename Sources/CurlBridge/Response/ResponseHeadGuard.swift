@@ -103,29 +103,40 @@ struct ResponseHeadGuard {
         return .finalHeadEnded(status: status, declaredLength: declaredLength)
     }
 
-    /// A field line (or a folded continuation line).
-    private mutating func inspectField(_ line: UnsafeRawBufferPointer.SubSequence) -> Verdict {
-        let isFolded = line.first == Self.space || line.first == Self.tab
-        let colon = isFolded ? line.startIndex : line.firstIndex(of: Self.colon)
-        guard let colon else { return .reject(.protocolError, "a response header line has no colon") }
-        let name = line[line.startIndex..<colon]
-        guard isFolded || (!name.isEmpty && name.allSatisfy(Self.isTokenCharacter)) else {
-            return .reject(.protocolError, "a response header name is not a valid token")
+    /// A field line (or a folded continuation line). Scans the bytes with plain loops: this runs
+    /// for every header line of every response.
+    private mutating func inspectField(_ slice: UnsafeRawBufferPointer.SubSequence) -> Verdict {
+        let line = UnsafeRawBufferPointer(rebasing: slice)
+        let isFolded = line[0] == Self.space || line[0] == Self.tab
+        var valueStart = 0
+        if !isFolded {
+            var colon = 0
+            while colon < line.count, line[colon] != Self.colon { colon += 1 }
+            guard colon < line.count else { return .reject(.protocolError, "a response header line has no colon") }
+            var index = 0
+            while index < colon, Self.isTokenCharacter(line[index]) { index += 1 }
+            guard colon > 0, index == colon else {
+                return .reject(.protocolError, "a response header name is not a valid token")
+            }
+            valueStart = colon + 1
         }
-        let value = line[(isFolded ? colon : colon + 1)...]
-        guard value.allSatisfy({ $0 == Self.tab || ($0 >= 0x20 && $0 != 0x7F) }) else {
-            return .reject(.protocolError, "a response header value contains a control character (CR, LF, NUL or another)")
+        for index in valueStart..<line.count {
+            let byte = line[index]
+            guard byte == Self.tab || (byte >= 0x20 && byte != 0x7F) else {
+                return .reject(.protocolError, "a response header value contains a control character (CR, LF, NUL or another)")
+            }
         }
         if isFolded {
             return lastFieldFramesBody
                 ? .reject(.protocolError, "a folded line continues the response's Content-Length or Transfer-Encoding")
                 : .accept
         }
+        let name = slice[slice.startIndex..<(slice.startIndex + valueStart - 1)]
         let isLength = Self.equalsIgnoringCase(name, "content-length")
         let isTransferEncoding = Self.equalsIgnoringCase(name, "transfer-encoding")
         lastFieldFramesBody = isLength || isTransferEncoding
         guard phase == .head else { return .accept }
-        if isLength { return noteContentLength(value) }
+        if isLength { return noteContentLength(slice[(slice.startIndex + valueStart)...]) }
         if isTransferEncoding { hasTransferEncoding = true }
         return .accept
     }
@@ -199,9 +210,11 @@ extension ResponseHeadGuard {
     /// Whether `name` is `lowercase`, ignoring ASCII case.
     private static func equalsIgnoringCase(_ name: UnsafeRawBufferPointer.SubSequence, _ lowercase: StaticString) -> Bool {
         guard name.count == lowercase.utf8CodeUnitCount else { return false }
-        return zip(name, UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)).allSatisfy {
-            ($0 | 0x20) == $1 || $0 == $1
+        let bytes = UnsafeRawBufferPointer(rebasing: name)
+        for offset in 0..<bytes.count where (bytes[offset] | 0x20) != lowercase.utf8Start[offset] && bytes[offset] != lowercase.utf8Start[offset] {
+            return false
         }
+        return true
     }
 
     /// RFC 9110 `tchar`.

@@ -63,11 +63,13 @@ final class CurlEasyHandle {
     /// is resumed only by a connection with the same TLS settings, pins included).
     ///
     /// Every option is cleared (`curl_easy_reset`), so no callback or private pointer still leads to
-    /// the finished transfer; the cookie share is detached (the reset leaves it attached); header
-    /// lists, the multipart body, retained blobs and the trace log are released; the error buffer is
-    /// cleared and installed again.
+    /// the finished transfer; the cookie engine is switched off and the share detached (the reset
+    /// leaves both on, and would leak its list of cookie files: libcurl 7.88 frees it only on
+    /// cleanup); header lists, the multipart body, retained blobs and the trace log are released;
+    /// the error buffer is cleared and installed again.
     func reset() {
         if isSharing {
+            _ = ccurl_easy_setopt_pointer(raw, CURLOPT_COOKIEFILE, nil)
             _ = ccurl_easy_setopt_share(raw, nil)
             isSharing = false
         }

@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import HTTPTypes
 import Synchronization
 internal import CCurl
@@ -95,6 +96,12 @@ final class CurlMultiLoop: @unchecked Sendable {
     private static let nextID = Atomic<UInt64>(1)
     /// Transfers added to curl and not yet finished, readable from any thread.
     private let inFlight = Atomic<Int>(0)
+    /// The thread that owns the loop (`pthread_self()`), stored as it takes ownership. A command
+    /// submitted from that thread — a completion handler starting the next request — needs no
+    /// `curl_multi_wakeup`: the owner is running our code, not sleeping in `curl_multi_poll`, and
+    /// looks at the inbox before it polls again. Read and written around the inbox lock, which
+    /// orders it (see ``enqueue(_:)``).
+    private let ownerThread = Atomic<UInt>(0)
 
     // Queue-confined state (see the type's comment).
     /// Transfers in flight, by number; holding them here keeps curl's callback pointers valid.
@@ -188,7 +195,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             inbox.commands.append(command)
             if inbox.isRunning {
-                curl_multi_wakeup(multi)
+                if ownerThread.load(ordering: .relaxed) != pthread_self() { curl_multi_wakeup(multi) }
                 return false
             }
             inbox.isRunning = true
@@ -218,12 +225,14 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// The queue's way of owning the loop: turns until it stops.
     private func run() {
+        ownerThread.store(pthread_self(), ordering: .relaxed)
         while turn() {}
     }
 
     /// A caller's way of owning the loop: turns until `isFinished()`, then lets go — or, when
     /// other transfers or commands remain, hands the loop to the queue.
     private func drive(until isFinished: () -> Bool) {
+        ownerThread.store(pthread_self(), ordering: .relaxed)
         while turn() {
             guard isFinished() else { continue }
             let isIdle = transfers.isEmpty
@@ -242,7 +251,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// One turn of the loop (see the type's comment); `false` once the loop has stopped.
     private func turn() -> Bool {
         if !transfers.isEmpty {
-            let polled = curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(), nil)
+            // Commands the owner submitted itself sent no wakeup: they must not wait for the poll.
+            let hasCommands = inbox.withLock { !$0.commands.isEmpty }
+            let polled = curl_multi_poll(multi, nil, 0, hasCommands ? 0 : pollTimeoutMilliseconds(), nil)
             if polled != CURLM_OK { failAll(polled, during: "curl_multi_poll") }
         }
         guard let commands = takeCommandsOrStop() else { return false }
@@ -403,7 +414,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         transfer.reportFinalProgress()
         curl_multi_remove_handle(multi, transfer.easy.raw)
         transfer.closeBody()
-        handles.recycle(transfer.easy)
+        handles.recycle(transfer.easy, reusable: transfer.leavesHandleReusable)
         transfers[transfer.id] = nil
         inFlight.subtract(1, ordering: .relaxed)
         transfer.events.onComplete(outcome)

@@ -32,6 +32,10 @@ final class CurlTransfer {
     private(set) var responseFields = ResponseFieldCollector()
     /// When a byte last moved (`MonotonicClock` nanoseconds), for the idle timeout.
     private(set) var lastActivity: UInt64
+    /// Whether the easy handle may serve another transfer once this one ends: not after a request
+    /// with its own `Host` header, whose host curl keeps on the handle for matching cookies across
+    /// `curl_easy_reset` (CVE-2026-6276, unpatched in libcurl 7.88.1-10+deb12u15).
+    let leavesHandleReusable: Bool
     /// Whether receiving is paused, by the body consumer or the handle.
     private var isReceivePaused = false
     /// Whether sending is paused, waiting for a body stream's producer.
@@ -83,6 +87,7 @@ final class CurlTransfer {
         self.lastActivity = MonotonicClock.now
         self.startedAt = lastActivity
         self.headGuard = ResponseHeadGuard(limit: request.maximumHeaderSize)
+        leavesHandleReusable = !request.headerLines.contains { $0.isCurlHeaderLine(named: "host") }
         self.bodyReader = try RequestBodyReader(request.body)
         pinsCertificates = try options.apply(to: easy, url: request.url).pinsCertificates
         try options.applyCookiesAndProxy(to: easy, request: request)
