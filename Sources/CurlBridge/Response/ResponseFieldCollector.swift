@@ -14,7 +14,7 @@ import HTTPTypes
 struct ResponseFieldCollector {
     /// The fields of the latest head so far, in order (appended to an `HTTPFields` once, when
     /// asked for: appending one by one goes through its generic collection witnesses).
-    private var collected: [HTTPField] = []
+    private var collected: [HTTPField] = Self.emptyWithRoom()
     /// Whether the next lines belong to a head (after its status line, before its blank line).
     private var isInHead = false
 
@@ -25,6 +25,13 @@ struct ResponseFieldCollector {
         fields.append(contentsOf: collected)
         return fields
     }
+    /// An empty list with room for a typical head's fields, so that it does not grow four times.
+    private static func emptyWithRoom() -> [HTTPField] {
+        var fields: [HTTPField] = []
+        fields.reserveCapacity(16)
+        return fields
+    }
+
     /// Takes one line, line ending included.
     mutating func take(_ line: UnsafeRawBufferPointer) {
         var end = line.count

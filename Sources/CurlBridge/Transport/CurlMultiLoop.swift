@@ -78,6 +78,10 @@ final class CurlMultiLoop: @unchecked Sendable {
     private struct Inbox: ~Copyable {
         var commands: [Command] = []
         var isRunning = false
+        /// Whether a `curl_multi_wakeup` was sent since the owner last took the commands: one
+        /// interrupts the poll for every command queued meanwhile, so a burst of submissions (a
+        /// completion per request, at many requests in flight) costs one system call, not one each.
+        var isWakeupPending = false
         var state = State.open
         var onClosed: [@Sendable () -> Void] = []
     }
@@ -195,7 +199,10 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             inbox.commands.append(command)
             if inbox.isRunning {
-                if ownerThread.load(ordering: .relaxed) != pthread_self() { curl_multi_wakeup(multi) }
+                if !inbox.isWakeupPending, ownerThread.load(ordering: .relaxed) != pthread_self() {
+                    curl_multi_wakeup(multi)
+                    inbox.isWakeupPending = true
+                }
                 return false
             }
             inbox.isRunning = true
@@ -282,6 +289,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         let isIdle = transfers.isEmpty
         let hasWaiting = !waiting.isEmpty
         let next: NextStep = inbox.withLock { inbox in
+            inbox.isWakeupPending = false
             let isShuttingDown = inbox.state == .shuttingDown
             if !inbox.commands.isEmpty {
                 defer { inbox.commands.removeAll(keepingCapacity: true) }
