@@ -57,8 +57,11 @@ public actor AsyncClient {
         let cancellation = CancellationLink()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, RequestError>, Never>) in
-                let handle = transport.start(request, events: makeEvents { continuation.resume(returning: $0) })
-                cancellation.attach(handle)
+                // The task's thread starts the transfer itself when the transport is idle (a
+                // sequential caller): one thread hand-off fewer before the request is sent.
+                transport.startSending(request, events: makeEvents { continuation.resume(returning: $0) }) {
+                    cancellation.attach($0)
+                }
             }
         } onCancel: {
             cancellation.cancel()

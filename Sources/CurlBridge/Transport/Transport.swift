@@ -86,6 +86,18 @@ public final class Transport: Sendable {
         }
     }
 
+    /// Like ``start(_:events:)``, but when the transport is idle the calling thread runs the loop's
+    /// first turn itself — the transfer joins curl, which connects and sends as far as it can
+    /// without waiting — then hands the loop to the transport's queue, which takes over the
+    /// waiting. The request is then on its way while the queue's thread wakes up, rather than
+    /// after. Never blocks: an idle loop has nothing to wait for, and its first turn does not poll.
+    ///
+    /// - Parameter onStart: As for ``startDriving(_:events:onStart:until:)``.
+    @discardableResult
+    func startSending(_ request: Request, events: TransferEvents, onStart: (TransferHandle) -> Void) -> TransferHandle? {
+        startDriving(request, events: events, onStart: onStart, until: { true })
+    }
+
     /// Prepares `request` and hands it to the loop through `submit` — inside a
     /// ``RequestLifecycle`` when it needs one — or completes it at once.
     private func start(
