@@ -51,7 +51,10 @@ public final class CallbackClient: Sendable {
             queue.async { completion(result) }
         }
         events.onProgress = progress.map { ProgressDelivery($0, on: queue).handler }
-        return CallbackTask(handle: transport.start(request, events: events))
+        // The calling thread starts the transfer itself when the transport is idle, without
+        // waiting for anything (see Transport.startSending): a completion handler that sends the
+        // next request puts it on the wire at once.
+        return CallbackTask(handle: transport.startSending(request, events: events) { _ in })
     }
 }
 
