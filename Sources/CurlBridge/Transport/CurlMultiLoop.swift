@@ -15,9 +15,10 @@ internal import CCurl
 ///     turn:
 ///         curl_multi_poll         (if anything is in flight) sleep until a socket is ready,
 ///                                 curl's timer, our nearest idle deadline, or curl_multi_wakeup
+///                                 (not at all if commands are already waiting)
 ///         take the inbox          ─┐ under the inbox lock; if nothing is in flight and nothing
 ///         nothing to do? let go   ─┘ came, mark the loop idle (closed, if shutting down) and stop
-///         apply the commands      start, cancel, pause, resume, cancel all
+///         apply the commands      start (on a pooled easy handle), cancel, pause, resume, cancel all
 ///         curl_multi_perform      curl does I/O and calls our write/read/header callbacks
 ///         curl_multi_info_read    finished transfers complete, exactly once each
 ///         expire idle transfers
@@ -25,12 +26,17 @@ internal import CCurl
 /// The owner is normally the serial `queue`. A blocking caller that finds the loop idle becomes
 /// the owner itself and runs turns on its own thread until its transfer completes — as curl's
 /// `curl_easy_perform` is a loop over the multi engine — saving two thread handoffs per request;
-/// if other transfers are in flight by then, it hands the loop to the queue.
+/// if other transfers are in flight by then, it hands the loop to the queue. An async or callback
+/// caller that finds it idle runs one turn (its transfer joins curl and is sent; an idle loop's
+/// first turn does not poll, so it never waits) and then hands the loop to the queue.
 ///
 /// Other threads never touch curl. `submit` appends a command under the lock and either wakes
 /// the running loop (`curl_multi_wakeup`, called under the same lock so it can never race the
 /// multi's cleanup) or, when the loop is idle, marks it running and dispatches it. Because
-/// "running" is decided under the lock that guards the inbox, no command is ever stranded.
+/// "running" is decided under the lock that guards the inbox, no command is ever stranded. One
+/// wake-up serves every command queued before the owner takes them; a command submitted by the
+/// owner's own thread (from inside a callback) sends none, as the owner looks at the inbox before
+/// each poll.
 ///
 /// `@unchecked Sendable`: the multi handle, the transfer table and every easy handle are touched
 /// only by the loop's owner (and by `deinit`, when no transfer can exist). There is at most one
