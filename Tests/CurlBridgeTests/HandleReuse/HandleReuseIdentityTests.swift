@@ -20,6 +20,21 @@ import Testing
         #expect(b.header("User-Agent") == [try #require(Configuration.standardHeaders[.userAgent])])
     }
 
+    /// libcurl 7.88 keeps a custom `Host` header's host on the handle, across `curl_easy_reset`, for
+    /// matching cookies (CVE-2026-6276): such a handle is cleaned up, never reused.
+    @Test(arguments: ClientStyle.allCases)
+    func aHandleThatSentItsOwnHostHeaderIsNotReused(style: ClientStyle) async throws {
+        let transport = Fixture.transport(try await Fixture.server())
+        _ = try await style.send(.get("echo"), through: transport).get()
+        let plain = transport.reusedEasyHandleCount
+        let a = try await style.send(Request.get("echo").setHeader("Host", "other.example"), through: transport).get().echo()
+        #expect(a.header("Host") == ["other.example"])
+        #expect(transport.reusedEasyHandleCount == plain + 1)  // A itself reused the first request's handle
+        let b = try await style.send(.get("echo"), through: transport).get().echo()
+        #expect(transport.reusedEasyHandleCount == plain + 1)  // B did not get A's
+        #expect(b.header("Host") != ["other.example"])
+    }
+
     /// With no default headers, B has no header list at all: curl must not fall back on A's.
     @Test(arguments: ClientStyle.allCases)
     func aRequestWithoutHeadersSendsNoneOfThePreviousOnes(style: ClientStyle) async throws {
