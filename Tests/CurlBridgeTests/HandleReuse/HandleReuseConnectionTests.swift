@@ -127,7 +127,9 @@ import Testing
     @Test(arguments: ClientStyle.allCases)
     func aPerRequestTotalTimeoutDoesNotOutliveItsRequest(style: ClientStyle) async throws {
         let transport = Fixture.transport(try await Fixture.server())
-        #expect(try await style.send(.get("echo").timeout(total: .seconds(3)), through: transport).get().status == .ok)
+        // A's own outcome does not matter (on a loaded machine its short limit may run out): what
+        // matters is that B, on A's handle, is not held to it.
+        _ = await style.send(.get("echo").timeout(total: .seconds(3)), through: transport)
         let slow = await transport.reusingAHandle { await style.send(.get("delay/5000"), through: transport) }
         #expect(try slow.get().status == .ok, "\(String(describing: slow.failure))")
     }
@@ -137,7 +139,7 @@ import Testing
     @Test(arguments: ClientStyle.allCases)
     func aPerRequestIdleTimeoutDoesNotOutliveItsRequest(style: ClientStyle) async throws {
         let transport = Fixture.transport(try await Fixture.server())
-        #expect(try await style.send(.get("echo").timeout(idle: .seconds(2)), through: transport).get().status == .ok)
+        _ = await style.send(.get("echo").timeout(idle: .seconds(2)), through: transport)  // its outcome does not matter (above)
         let slow = await transport.reusingAHandle { await style.send(.get("delay/4000"), through: transport) }
         #expect(try slow.get().status == .ok, "\(String(describing: slow.failure))")
     }
