@@ -4,7 +4,7 @@
 # the machine is, so this is the figure to decide a performance change with; `run.sh` (wall
 # clock) confirms it.
 #
-#   Benchmarks/instructions.sh                 every workload below
+#   Benchmarks/instructions.sh                 every workload below (last table: INSTRUCTIONS.md)
 #   WORKLOADS="seq h2" Benchmarks/instructions.sh
 #   SMALL=200 LARGE=600 …                      requests per run: the two counts whose difference
 #                                              is divided out (connection setup, start-up and
