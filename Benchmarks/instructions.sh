@@ -35,6 +35,8 @@ export BENCH_SAMPLER=off # no sampling thread: its work would grow with the (val
 
 # shellcheck source=scripts/server.sh
 . "$HERE/scripts/server.sh"
+# shellcheck source=scripts/packages.sh
+. "$HERE/scripts/packages.sh"
 # shellcheck source=scripts/clients.sh
 . "$HERE/scripts/clients.sh" # LIBCURL_SAME_REQUESTS
 
@@ -46,13 +48,7 @@ install_missing() {
     command -v curl >/dev/null || missing+=(curl)
     command -v python3 >/dev/null || missing+=(python3)
     [ -f /usr/include/x86_64-linux-gnu/curl/curl.h ] || [ -f /usr/include/curl/curl.h ] || missing+=(libcurl4-openssl-dev)
-    if [ ${#missing[@]} -gt 0 ]; then
-        echo "installing: ${missing[*]}" >&2
-        local sudo=
-        [ "$(id -u)" -eq 0 ] || sudo=sudo
-        $sudo apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
-    fi
+    apt_install "${missing[@]}"
 }
 
 cleanup() {

@@ -26,6 +26,8 @@ export PATH=$PATH:/usr/sbin:/sbin
 
 # shellcheck source=scripts/server.sh
 . "$HERE/scripts/server.sh"
+# shellcheck source=scripts/packages.sh
+. "$HERE/scripts/packages.sh"
 # shellcheck source=scripts/clients.sh
 . "$HERE/scripts/clients.sh"
 
@@ -40,13 +42,7 @@ install_missing() {
     [ -f /usr/include/x86_64-linux-gnu/curl/curl.h ] || [ -f /usr/include/curl/curl.h ] || missing+=(libcurl4-openssl-dev)
     command -v pkg-config >/dev/null || missing+=(pkg-config)
     [ -f "$SYSTEM_BUNDLE" ] || missing+=(ca-certificates)
-    if [ ${#missing[@]} -gt 0 ]; then
-        echo "installing: ${missing[*]}" >&2
-        local sudo=
-        [ "$(id -u)" -eq 0 ] || sudo=sudo
-        $sudo apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
-    fi
+    apt_install "${missing[@]}"
 }
 
 scaled() { python3 -c "print(max(1, round($1 * float('$SCALE'))))"; }
