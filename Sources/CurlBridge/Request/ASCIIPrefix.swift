@@ -4,25 +4,14 @@ extension String {
     /// checks that run on every request.
     func hasASCIIPrefixIgnoringCase(_ prefix: String) -> Bool {
         let contiguous = utf8.withContiguousStorageIfAvailable { bytes in
-            prefix.utf8.withContiguousStorageIfAvailable { expected in Self.hasPrefix(bytes, expected) }
+            prefix.utf8.withContiguousStorageIfAvailable { expected in
+                ASCIIBytes.hasPrefix(UnsafeRawBufferPointer(bytes), UnsafeRawBufferPointer(expected))
+            }
         }
         if let contiguous, let result = contiguous { return result }
         var bytes = utf8.makeIterator()
         for expected in prefix.utf8 {
-            guard let byte = bytes.next() else { return false }
-            let isLetter = expected >= UInt8(ascii: "a") && expected <= UInt8(ascii: "z")
-            guard byte == expected || (isLetter && byte | 0x20 == expected) else { return false }
-        }
-        return true
-    }
-
-    /// Whether `bytes` start with the lowercase ASCII `expected`, letters in any case.
-    private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ expected: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.count >= expected.count else { return false }
-        for index in 0..<expected.count {
-            let (byte, wanted) = (bytes[index], expected[index])
-            let isLetter = wanted >= UInt8(ascii: "a") && wanted <= UInt8(ascii: "z")
-            guard byte == wanted || (isLetter && byte | 0x20 == wanted) else { return false }
+            guard let byte = bytes.next(), ASCIIBytes.matches(byte, expected) else { return false }
         }
         return true
     }
@@ -33,5 +22,34 @@ extension String {
         guard hasASCIIPrefixIgnoringCase(name) else { return false }
         let separator = utf8.dropFirst(name.utf8.count).first
         return separator == UInt8(ascii: ":") || separator == UInt8(ascii: ";")
+    }
+}
+
+/// Case-insensitive ASCII matching on raw bytes — URL schemes, header names — for checks that
+/// run on every request or header line: plain loops, nothing allocated.
+enum ASCIIBytes {
+    /// Whether `byte` is `expected` (lowercase ASCII), a letter in either case.
+    static func matches(_ byte: UInt8, _ expected: UInt8) -> Bool {
+        let isLetter = expected >= UInt8(ascii: "a") && expected <= UInt8(ascii: "z")
+        return byte == expected || (isLetter && byte | 0x20 == expected)
+    }
+
+    /// Whether `bytes` start with the lowercase ASCII `expected`, letters in either case.
+    static func hasPrefix(_ bytes: UnsafeRawBufferPointer, _ expected: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count >= expected.count else { return false }
+        for index in 0..<expected.count where !matches(bytes[index], expected[index]) {
+            return false
+        }
+        return true
+    }
+
+    /// Whether `bytes` start with the lowercase ASCII `expected`, letters in either case.
+    static func hasPrefix(_ bytes: UnsafeRawBufferPointer, _ expected: StaticString) -> Bool {
+        hasPrefix(bytes, UnsafeRawBufferPointer(start: expected.utf8Start, count: expected.utf8CodeUnitCount))
+    }
+
+    /// Whether `bytes` are the lowercase ASCII `expected`, letters in either case.
+    static func equals(_ bytes: UnsafeRawBufferPointer, _ expected: StaticString) -> Bool {
+        bytes.count == expected.utf8CodeUnitCount && hasPrefix(bytes, expected)
     }
 }

@@ -18,9 +18,9 @@ struct PlainAbsoluteURL {
     /// it is not: one pass over the bytes (this runs for every request).
     private static func plainLength(_ url: UnsafeBufferPointer<UInt8>) -> Int? {
         let schemeLength: Int
-        if hasPrefix(url, "http://") {
+        if ASCIIBytes.hasPrefix(UnsafeRawBufferPointer(url), "http://") {
             schemeLength = 7
-        } else if hasPrefix(url, "https://") {
+        } else if ASCIIBytes.hasPrefix(UnsafeRawBufferPointer(url), "https://") {
             schemeLength = 8
         } else {
             return nil
@@ -74,15 +74,6 @@ struct PlainAbsoluteURL {
     private static func withoutFragment(_ url: String) -> String {
         guard let hash = url.utf8.firstIndex(of: UInt8(ascii: "#")) else { return url }
         return String(url[..<hash])
-    }
-
-    /// Whether `bytes` starts with the lowercase `prefix`, ignoring ASCII case.
-    private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
-        guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
-        for offset in 0..<prefix.utf8CodeUnitCount where bytes[offset] | 0x20 != prefix.utf8Start[offset] {
-            return false
-        }
-        return true
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {

@@ -14,9 +14,15 @@ import HTTPTypes
 struct ResponseFieldCollector {
     /// The fields of the latest head so far, in order (appended to an `HTTPFields` once, when
     /// asked for: appending one by one goes through its generic collection witnesses).
-    private var collected: [HTTPField] = Self.emptyWithRoom()
+    private var collected: [HTTPField] = []
     /// Whether the next lines belong to a head (after its status line, before its blank line).
     private var isInHead = false
+
+    /// An empty collector, with room for a typical head's fields so that the list does not grow
+    /// four times.
+    init() {
+        collected.reserveCapacity(16)
+    }
 
     /// The fields of the latest head so far.
     var fields: HTTPFields {
@@ -25,38 +31,33 @@ struct ResponseFieldCollector {
         fields.append(contentsOf: collected)
         return fields
     }
-    /// An empty list with room for a typical head's fields, so that it does not grow four times.
-    private static func emptyWithRoom() -> [HTTPField] {
-        var fields: [HTTPField] = []
-        fields.reserveCapacity(16)
-        return fields
-    }
 
     /// Takes one line, line ending included.
     mutating func take(_ line: UnsafeRawBufferPointer) {
-        var end = line.count
-        while end > 0, line[end - 1] == UInt8(ascii: "\n") || line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-        guard end > 0 else {
+        let content = ResponseHeadGuard.withoutLineEnding(line)
+        guard !content.isEmpty else {
             isInHead = false
             return
         }
         if !isInHead {
             // A status line starts the next head; anything else after a head is a trailer.
-            if end >= 5, line.starts(with: "HTTP/".utf8) {
+            if content.starts(with: "HTTP/".utf8) {
                 collected.removeAll(keepingCapacity: true)
                 isInHead = true
             }
             return
         }
-        let content = UnsafeRawBufferPointer(rebasing: line[0..<end])
-        if content[0] == UInt8(ascii: " ") || content[0] == UInt8(ascii: "\t") {
-            appendFolded(Self.trimmed(content[...]))
+        let first = content[content.startIndex]
+        if first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+            appendFolded(ResponseHeadGuard.trimmed(content))
             return
         }
-        guard let colon = content.firstIndex(of: UInt8(ascii: ":")),
-              let name = Self.commonName(content[..<colon]) ?? HTTPField.Name(String(decoding: content[..<colon], as: UTF8.self))
+        guard let colon = content.firstIndex(of: UInt8(ascii: ":")) else { return }
+        let nameBytes = content[..<colon]
+        guard let name = Self.commonName(UnsafeRawBufferPointer(rebasing: nameBytes))
+            ?? HTTPField.Name(String(decoding: nameBytes, as: UTF8.self))
         else { return }
-        let value = Self.trimmed(content[(colon + 1)...])
+        let value = ResponseHeadGuard.trimmed(content[(colon + 1)...])
         collected.append(HTTPField(name: name, value: String(decoding: UnsafeRawBufferPointer(rebasing: value), as: UTF8.self)))
     }
 
@@ -66,44 +67,26 @@ struct ResponseFieldCollector {
         collected[collected.count - 1] = HTTPField(name: field.name, value: Array(field.value.utf8) + [UInt8(ascii: " ")] + continuation)
     }
 
-    /// The common response field name `bytes` spell in any case, if they spell one: taken without
+    /// The common response field name `name` spells in any case, if it spells one: taken without
     /// building and validating a string, as most responses carry only these.
-    private static func commonName(_ bytes: Slice<UnsafeRawBufferPointer>) -> HTTPField.Name? {
-        let name = UnsafeRawBufferPointer(rebasing: bytes)
+    private static func commonName(_ name: UnsafeRawBufferPointer) -> HTTPField.Name? {
+        let spells = { (expected: StaticString) in ASCIIBytes.equals(name, expected) }
         switch name.count {
-        case 3: return spells(name, "age") ? .age : nil
-        case 4: return spells(name, "date") ? .date : spells(name, "etag") ? .eTag : spells(name, "vary") ? .vary : nil
-        case 6: return spells(name, "server") ? .server : nil
-        case 7: return spells(name, "expires") ? .expires : nil
-        case 8: return spells(name, "location") ? .location : nil
-        case 10: return spells(name, "connection") ? .connection : spells(name, "set-cookie") ? .setCookie : nil
-        case 11: return spells(name, "retry-after") ? .retryAfter : nil
-        case 12: return spells(name, "content-type") ? .contentType : nil
+        case 3: return spells("age") ? .age : nil
+        case 4: return spells("date") ? .date : spells("etag") ? .eTag : spells("vary") ? .vary : nil
+        case 6: return spells("server") ? .server : nil
+        case 7: return spells("expires") ? .expires : nil
+        case 8: return spells("location") ? .location : nil
+        case 10: return spells("connection") ? .connection : spells("set-cookie") ? .setCookie : nil
+        case 11: return spells("retry-after") ? .retryAfter : nil
+        case 12: return spells("content-type") ? .contentType : nil
         case 13:
-            return spells(name, "last-modified") ? .lastModified : spells(name, "accept-ranges") ? .acceptRanges
-                : spells(name, "cache-control") ? .cacheControl : spells(name, "content-range") ? .contentRange : nil
-        case 14: return spells(name, "content-length") ? .contentLength : nil
-        case 16: return spells(name, "content-encoding") ? .contentEncoding : spells(name, "www-authenticate") ? .wwwAuthenticate : nil
-        case 17: return spells(name, "transfer-encoding") ? .transferEncoding : nil
+            return spells("last-modified") ? .lastModified : spells("accept-ranges") ? .acceptRanges
+                : spells("cache-control") ? .cacheControl : spells("content-range") ? .contentRange : nil
+        case 14: return spells("content-length") ? .contentLength : nil
+        case 16: return spells("content-encoding") ? .contentEncoding : spells("www-authenticate") ? .wwwAuthenticate : nil
+        case 17: return spells("transfer-encoding") ? .transferEncoding : nil
         default: return nil
         }
-    }
-
-    /// Whether `bytes`, as long as `lowercase`, spell it in any ASCII case.
-    private static func spells(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
-        for offset in 0..<bytes.count {
-            let byte = bytes[offset]
-            let lowered = UInt8(ascii: "A")...UInt8(ascii: "Z") ~= byte ? byte | 0x20 : byte
-            guard lowered == lowercase.utf8Start[offset] else { return false }
-        }
-        return true
-    }
-
-    /// `bytes` without leading and trailing spaces and tabs.
-    private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
-        var start = bytes.startIndex, end = bytes.endIndex
-        while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
-        while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
-        return bytes[start..<end]
     }
 }

@@ -132,8 +132,8 @@ struct ResponseHeadGuard {
                 : .accept
         }
         let name = slice[slice.startIndex..<(slice.startIndex + valueStart - 1)]
-        let isLength = Self.equalsIgnoringCase(name, "content-length")
-        let isTransferEncoding = Self.equalsIgnoringCase(name, "transfer-encoding")
+        let isLength = ASCIIBytes.equals(UnsafeRawBufferPointer(rebasing: name), "content-length")
+        let isTransferEncoding = ASCIIBytes.equals(UnsafeRawBufferPointer(rebasing: name), "transfer-encoding")
         lastFieldFramesBody = isLength || isTransferEncoding
         guard phase == .head else { return .accept }
         if isLength { return noteContentLength(slice[(slice.startIndex + valueStart)...]) }
@@ -164,7 +164,7 @@ extension ResponseHeadGuard {
     private static let comma = UInt8(ascii: ",")
 
     /// The line without its final CRLF or LF.
-    private static func withoutLineEnding(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer.SubSequence {
+    static func withoutLineEnding(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer.SubSequence {
         var end = line.endIndex
         if end > line.startIndex, line[end - 1] == UInt8(ascii: "\n") { end -= 1 }
         if end > line.startIndex, line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
@@ -200,21 +200,11 @@ extension ResponseHeadGuard {
     }
 
     /// `bytes` without leading and trailing spaces and tabs.
-    private static func trimmed(_ bytes: UnsafeRawBufferPointer.SubSequence) -> UnsafeRawBufferPointer.SubSequence {
-        let isWhitespace = { (byte: UInt8) in byte == Self.space || byte == Self.tab }
-        guard let first = bytes.firstIndex(where: { !isWhitespace($0) }),
-              let last = bytes.lastIndex(where: { !isWhitespace($0) }) else { return bytes[bytes.endIndex...] }
-        return bytes[first...last]
-    }
-
-    /// Whether `name` is `lowercase`, ignoring ASCII case.
-    private static func equalsIgnoringCase(_ name: UnsafeRawBufferPointer.SubSequence, _ lowercase: StaticString) -> Bool {
-        guard name.count == lowercase.utf8CodeUnitCount else { return false }
-        let bytes = UnsafeRawBufferPointer(rebasing: name)
-        for offset in 0..<bytes.count where (bytes[offset] | 0x20) != lowercase.utf8Start[offset] && bytes[offset] != lowercase.utf8Start[offset] {
-            return false
-        }
-        return true
+    static func trimmed(_ bytes: UnsafeRawBufferPointer.SubSequence) -> UnsafeRawBufferPointer.SubSequence {
+        var start = bytes.startIndex, end = bytes.endIndex
+        while start < end, bytes[start] == Self.space || bytes[start] == Self.tab { start += 1 }
+        while end > start, bytes[end - 1] == Self.space || bytes[end - 1] == Self.tab { end -= 1 }
+        return bytes[start..<end]
     }
 
     /// RFC 9110 `tchar`.
