@@ -1,5 +1,4 @@
 import Dispatch
-import Glibc
 import HTTPTypes
 import Synchronization
 internal import CCurl
@@ -15,7 +14,6 @@ internal import CCurl
 ///     turn:
 ///         curl_multi_poll         (if anything is in flight) sleep until a socket is ready,
 ///                                 curl's timer, our nearest idle deadline, or curl_multi_wakeup
-///                                 (not at all if commands are already waiting)
 ///         take the inbox          ─┐ under the inbox lock; if nothing is in flight and nothing
 ///         nothing to do? let go   ─┘ came, mark the loop idle (closed, if shutting down) and stop
 ///         apply the commands      start (on a pooled easy handle), cancel, pause, resume, cancel all
@@ -34,9 +32,7 @@ internal import CCurl
 /// the running loop (`curl_multi_wakeup`, called under the same lock so it can never race the
 /// multi's cleanup) or, when the loop is idle, marks it running and dispatches it. Because
 /// "running" is decided under the lock that guards the inbox, no command is ever stranded. One
-/// wake-up serves every command queued before the owner takes them; a command submitted by the
-/// owner's own thread (from inside a callback) sends none, as the owner looks at the inbox before
-/// each poll.
+/// wake-up serves every command queued before the owner takes them.
 ///
 /// `@unchecked Sendable`: the multi handle, the transfer table and every easy handle are touched
 /// only by the loop's owner (and by `deinit`, when no transfer can exist). There is at most one
@@ -106,12 +102,6 @@ final class CurlMultiLoop: @unchecked Sendable {
     private static let nextID = Atomic<UInt64>(1)
     /// Transfers added to curl and not yet finished, readable from any thread.
     private let inFlight = Atomic<Int>(0)
-    /// The thread that owns the loop (`pthread_self()`), stored as it takes ownership. A command
-    /// submitted from that thread — a completion handler starting the next request — needs no
-    /// `curl_multi_wakeup`: the owner is running our code, not sleeping in `curl_multi_poll`, and
-    /// looks at the inbox before it polls again. Read and written around the inbox lock, which
-    /// orders it (see ``enqueue(_:)``).
-    private let ownerThread = Atomic<UInt>(0)
 
     // Queue-confined state (see the type's comment).
     /// Transfers in flight, by number; holding them here keeps curl's callback pointers valid.
@@ -124,8 +114,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     private var nextIdleCheck: UInt64?
 
     /// How many reset easy handles a loop keeps for its next transfers while busy: enough for a
-    /// thousand transfers in flight to recycle theirs, rather than free and allocate one each
-    /// (which also leaves the freed receive buffers' pages resident).
+    /// thousand transfers in flight to recycle theirs, rather than free and allocate one each.
     static let idleHandleCapacity = 1024
     /// How many it keeps once nothing is in flight.
     static let restingHandleCapacity = 16
@@ -205,7 +194,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             inbox.commands.append(command)
             if inbox.isRunning {
-                if !inbox.isWakeupPending, ownerThread.load(ordering: .relaxed) != pthread_self() {
+                if !inbox.isWakeupPending {
                     curl_multi_wakeup(multi)
                     inbox.isWakeupPending = true
                 }
@@ -238,14 +227,12 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// The queue's way of owning the loop: turns until it stops.
     private func run() {
-        ownerThread.store(pthread_self(), ordering: .relaxed)
         while turn() {}
     }
 
     /// A caller's way of owning the loop: turns until `isFinished()`, then lets go — or, when
     /// other transfers or commands remain, hands the loop to the queue.
     private func drive(until isFinished: () -> Bool) {
-        ownerThread.store(pthread_self(), ordering: .relaxed)
         while turn() {
             guard isFinished() else { continue }
             let isIdle = transfers.isEmpty
@@ -264,9 +251,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// One turn of the loop (see the type's comment); `false` once the loop has stopped.
     private func turn() -> Bool {
         if !transfers.isEmpty {
-            // Commands the owner submitted itself sent no wakeup: they must not wait for the poll.
-            let hasCommands = inbox.withLock { !$0.commands.isEmpty }
-            let polled = curl_multi_poll(multi, nil, 0, hasCommands ? 0 : pollTimeoutMilliseconds(), nil)
+            let polled = curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(), nil)
             if polled != CURLM_OK { failAll(polled, during: "curl_multi_poll") }
         }
         guard let commands = takeCommandsOrStop() else { return false }
