@@ -81,7 +81,6 @@ static const size_t ccurl_readfunc_abort = CURL_READFUNC_ABORT;
 static const int ccurl_seekfunc_ok = CURL_SEEKFUNC_OK;
 static const int ccurl_seekfunc_fail = CURL_SEEKFUNC_FAIL;
 static const int ccurl_seekfunc_cantseek = CURL_SEEKFUNC_CANTSEEK;
-static const unsigned int ccurl_header_origin = CURLH_HEADER;
 static const size_t ccurl_error_size = CURL_ERROR_SIZE;
 static const CURLversion ccurl_version_now = CURLVERSION_NOW;
 

@@ -33,20 +33,14 @@ void bench_parse_args(int argc, char **argv, struct bench_args *args) {
                                 .user_agent = NULL, .decode = 0, .cookies = 0};
     for (int i = 1; i < argc; i++) {
         const char *flag = argv[i];
-        if (strcmp(flag, "--stream") == 0) {
-            args->stream = 1;
-            continue;
-        }
-        if (strcmp(flag, "--fsync") == 0) {
-            args->fsync = 1;
-            continue;
-        }
-        if (strcmp(flag, "--decode") == 0) {
-            args->decode = 1;
-            continue;
-        }
-        if (strcmp(flag, "--cookies") == 0) {
-            args->cookies = 1;
+        /* The flags without a value. */
+        int *on = strcmp(flag, "--stream") == 0    ? &args->stream
+                  : strcmp(flag, "--fsync") == 0   ? &args->fsync
+                  : strcmp(flag, "--decode") == 0  ? &args->decode
+                  : strcmp(flag, "--cookies") == 0 ? &args->cookies
+                                                   : NULL;
+        if (on != NULL) {
+            *on = 1;
             continue;
         }
         if (i + 1 >= argc) {

@@ -103,10 +103,9 @@ final class RequestLifecycle: Sendable {
             ? environment.retriers : request.interceptors.filter(\.decidesRetries) + environment.retriers
         monitors = MonitorHub(monitors: environment.monitors)
         log = RequestLog(logger: environment.defaults.logging.logger, options: environment.defaults.logging.options, request: request, id: id)
-        let now = startedAt
-        self.startedAt = now
+        self.startedAt = startedAt
         let total = environment.defaults.timeouts.overridden(by: request.timeouts).total
-        deadline = total.map { now &+ UInt64(max(0, $0.seconds) * 1e9) }
+        deadline = total.map { startedAt &+ UInt64(max(0, $0.seconds) * 1e9) }
         downstream = events
     }
 

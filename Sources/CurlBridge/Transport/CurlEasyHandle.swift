@@ -59,8 +59,8 @@ final class CurlEasyHandle {
     }
 
     /// Makes the handle as good as a fresh one for the next transfer, keeping what curl keeps
-    /// across `curl_easy_reset` for speed: its receive buffer and its TLS session cache (a session
-    /// is resumed only by a connection with the same TLS settings, pins included).
+    /// across `curl_easy_reset`: its TLS session cache (a session is resumed only by a connection
+    /// with the same TLS settings, pins included).
     ///
     /// Every option is cleared (`curl_easy_reset`), so no callback or private pointer still leads to
     /// the finished transfer; the cookie engine is switched off and the share detached (the reset

@@ -1,8 +1,8 @@
 import Synchronization
 
 /// The easy handles a loop keeps between transfers, so that a request does not pay for a fresh
-/// one: `curl_easy_init`'s allocations, the receive buffer curl allocates on a handle's first
-/// transfer, and the handle's TLS session cache, which a reused handle keeps.
+/// one: `curl_easy_init`'s allocations and initialisation, and the handle's TLS session cache,
+/// which a reused handle keeps. (libcurl 7.88 allocates the receive buffer per transfer either way.)
 ///
 /// A handle comes back through ``recycle(_:)`` once its transfer has left the multi handle, and is
 /// reset there (``CurlEasyHandle/reset()``: every option, callback and pointer to the finished
@@ -11,7 +11,7 @@ import Synchronization
 final class CurlEasyHandlePool {
     /// How many idle handles the pool keeps; a handle recycled beyond that is cleaned up.
     let capacity: Int
-    /// Idle handles, most recently used last (taken first: its buffer pages are the warmest).
+    /// Idle handles, most recently used last (taken first: its memory is the warmest).
     private var idle: [CurlEasyHandle] = []
     /// How many transfers began on a reused handle, readable from any thread (a test diagnostic).
     private let reuses = Atomic<Int>(0)
@@ -23,9 +23,6 @@ final class CurlEasyHandlePool {
 
     /// How many transfers began on a handle from this pool rather than a fresh one.
     var reuseCount: Int { reuses.load(ordering: .relaxed) }
-
-    /// How many idle handles the pool holds now (call on the loop).
-    var idleCount: Int { idle.count }
 
     /// An idle handle, or a fresh one when there is none.
     ///

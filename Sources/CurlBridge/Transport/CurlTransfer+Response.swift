@@ -2,12 +2,6 @@ import HTTPTypes
 internal import CCurl
 
 extension CurlTransfer {
-    /// The latest response head's fields, as the header callback collected them (see
-    /// ``ResponseFieldCollector``).
-    func readHeaderFields() -> HTTPFields {
-        responseFields.fields
-    }
-
     /// The HTTP version of the final response.
     func readHTTPVersion() -> HTTPVersion {
         switch easy.info(long: CURLINFO_HTTP_VERSION) {

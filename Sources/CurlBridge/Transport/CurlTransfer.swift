@@ -29,7 +29,7 @@ final class CurlTransfer {
     /// Checks every header line curl receives.
     private var headGuard: ResponseHeadGuard
     /// The latest response head's fields, from the lines the guard accepted.
-    private(set) var responseFields = ResponseFieldCollector()
+    private var responseFields = ResponseFieldCollector()
     /// When a byte last moved (`MonotonicClock` nanoseconds), for the idle timeout.
     private(set) var lastActivity: UInt64
     /// Whether the easy handle may serve another transfer once this one ends: not after a request
@@ -273,7 +273,7 @@ final class CurlTransfer {
         let code = easy.info(long: CURLINFO_RESPONSE_CODE)
         guard code >= 200 else { return line.count }
         let head = ResponseHead(
-            status: .init(code: code), headerFields: readHeaderFields(), httpVersion: readHTTPVersion(),
+            status: .init(code: code), headerFields: responseFields.fields, httpVersion: readHTTPVersion(),
             url: easy.info(string: CURLINFO_EFFECTIVE_URL))
         if code == 401, request.authentication != nil {
             pendingHead = head
@@ -463,7 +463,7 @@ final class CurlTransfer {
         }
         return .success(Response(
             status: .init(code: easy.info(long: CURLINFO_RESPONSE_CODE)),
-            headerFields: readHeaderFields(),
+            headerFields: responseFields.fields,
             body: body,
             url: easy.info(string: CURLINFO_EFFECTIVE_URL),
             httpVersion: readHTTPVersion(),

@@ -121,31 +121,35 @@ public final class Transport: Sendable {
             }
             let attemptEvents = needsLifecycle ? environment.deferringEvents(for: request, prepared: prepared, id: id, events: events) : events
             guard submit(loop, .start(id: id, request: prepared, events: attemptEvents), handle) else {
-                events.onComplete(.failure(RequestError(
-                    .transportShutDown, "the transport has been shut down", method: request.method, url: request.url)))
+                events.onComplete(.failure(Self.shutDownError(request)))
                 return nil
             }
             return handle
         }
-        let shutDown = RequestError(.transportShutDown, "the transport has been shut down", method: request.method, url: request.url)
         let lifecycle = RequestLifecycle(request: request, id: id, environment: environment, events: events)
         switch lifecycle.begin() {
         case .completed:
             return nil
         case .start(let prepared, let attemptEvents):
             guard submit(loop, .start(id: id, request: prepared, events: attemptEvents), handle) else {
-                lifecycle.finish(.failure(shutDown))
+                lifecycle.finish(.failure(Self.shutDownError(request)))
                 return nil
             }
         case .adapt(let waiting):
             guard loop.submit(.suspend(id: id, waiting)) else {
-                lifecycle.finish(.failure(shutDown))
+                lifecycle.finish(.failure(Self.shutDownError(request)))
                 return nil
             }
             onStart(handle)
             lifecycle.adaptFirstAttempt()
         }
         return handle
+    }
+
+    /// Why `request` could not be handed to the loop: it no longer accepts requests. Made only
+    /// then, not for every request.
+    private static func shutDownError(_ request: Request) -> RequestError {
+        RequestError(.transportShutDown, "the transport has been shut down", method: request.method, url: request.url)
     }
 
     /// How many requests are in flight (started in curl and not yet completed).

@@ -122,8 +122,8 @@ import Testing
         }
     }
 
-    /// A's 3 s total timeout (`CURLOPT_TIMEOUT_MS`) does not fire; B, without one, waits 5 s for
-    /// its answer and gets it.
+    /// A has a 3 s total timeout (`CURLOPT_TIMEOUT_MS`); B, without one, waits 5 s for its answer
+    /// and gets it.
     @Test(arguments: ClientStyle.allCases)
     func aPerRequestTotalTimeoutDoesNotOutliveItsRequest(style: ClientStyle) async throws {
         let transport = Fixture.transport(try await Fixture.server())
