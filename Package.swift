@@ -9,6 +9,9 @@ let package = Package(
         // swift-metrics and swift-distributed-tracing over the core's event monitors and adapters,
         // apart so that the core library does not depend on them.
         .library(name: "CurlBridgeTelemetry", targets: ["CurlBridgeTelemetry"]),
+        // For testing apps that use CurlBridge: canned responses over a stubbed transport (no
+        // network), and the embedded loopback test server with routes of your own.
+        .library(name: "CurlBridgeTesting", targets: ["CurlBridgeTesting", "CurlBridgeTestServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
@@ -49,7 +52,13 @@ let package = Package(
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),
             ]
         ),
-        // Embedded loopback HTTP server for tests and examples; not part of the library product.
+        // Canned responses and a request record over `Transport(configuration:stub:)`.
+        .target(
+            name: "CurlBridgeTesting",
+            dependencies: ["CurlBridge", .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
+        // Embedded loopback HTTP server for tests and examples (HTTP/1.1, HTTP/2 over TLS with a
+        // test CA, routes of your own); in the CurlBridgeTesting product, not the library's.
         .target(
             name: "CurlBridgeTestServer",
             dependencies: [
@@ -92,6 +101,13 @@ let package = Package(
             name: "LegacyCallbacks",
             dependencies: ["CurlBridge", "CurlBridgeTestServer"],
             path: "Examples/LegacyCallbacks"
+        ),
+        .testTarget(
+            name: "CurlBridgeTestingTests",
+            dependencies: [
+                "CurlBridge", "CurlBridgeTesting", "CurlBridgeTestServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
         .testTarget(
             name: "CurlBridgeTests",

@@ -16,6 +16,7 @@ enum HTTPPipelines {
         _ channel: Channel,
         tlsContext: NIOSSLContext,
         connectionID: Int,
+        routes: RegisteredRoutes,
         handlersAfterTLS: [any ChannelHandler] = []
     ) throws -> EventLoopFuture<Void> {
         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tlsContext))
@@ -25,12 +26,12 @@ enum HTTPPipelines {
         return channel.configureHTTP2SecureUpgrade(
             h2ChannelConfigurator: { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try configureHTTP2(channel, connectionID: connectionID)
+                    try configureHTTP2(channel, connectionID: connectionID, routes: routes)
                 }
             },
             http1ChannelConfigurator: { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try configureHTTP1(channel, connectionID: connectionID)
+                    try configureHTTP1(channel, connectionID: connectionID, routes: routes)
                 }
             }
         )
@@ -38,13 +39,13 @@ enum HTTPPipelines {
 
     /// HTTP/1.1 with keep-alive and pipelining, on a plain TCP channel or after TLS. Must run on the
     /// channel's event loop.
-    static func configureHTTP1(_ channel: Channel, connectionID: Int) throws {
+    static func configureHTTP1(_ channel: Channel, connectionID: Int, routes: RegisteredRoutes) throws {
         let pipeline = channel.pipeline.syncOperations
         try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
-        try addRequestHandlers(to: pipeline, connectionID: connectionID)
+        try addRequestHandlers(to: pipeline, connectionID: connectionID, routes: routes)
     }
 
-    private static func configureHTTP2(_ channel: Channel, connectionID: Int) throws {
+    private static func configureHTTP2(_ channel: Channel, connectionID: Int, routes: RegisteredRoutes) throws {
         _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
             mode: .server,
             connectionConfiguration: http2ConnectionConfiguration,
@@ -53,18 +54,19 @@ enum HTTPPipelines {
             stream.eventLoop.makeCompletedFuture {
                 let pipeline = stream.pipeline.syncOperations
                 try pipeline.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
-                try addRequestHandlers(to: pipeline, connectionID: connectionID)
+                try addRequestHandlers(to: pipeline, connectionID: connectionID, routes: routes)
             }
         }
     }
 
     private static func addRequestHandlers(
         to pipeline: ChannelPipeline.SynchronousOperations,
-        connectionID: Int
+        connectionID: Int,
+        routes: RegisteredRoutes
     ) throws {
         try pipeline.addHandler(GzipAcceptEncodingOverride())
         try pipeline.addHandler(GzipRoute.makeCompressor())
-        try pipeline.addHandler(RequestHandler(connectionID: connectionID))
+        try pipeline.addHandler(RequestHandler(connectionID: connectionID, routes: routes))
     }
 
     /// HTTP/2 connection settings: many concurrent streams, large windows, and abuse limits raised

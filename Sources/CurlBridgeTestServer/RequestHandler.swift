@@ -13,6 +13,8 @@ final class RequestHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let connectionID: Int
+    /// The routes the test registered, consulted before ``Router``'s.
+    private let routes: RegisteredRoutes
     /// What happens to the parts of the request being received.
     private var inbound = Inbound.idle
     /// The request heads received on this channel: all of its connection's on HTTP/1, the
@@ -25,9 +27,10 @@ final class RequestHandler: ChannelInboundHandler {
     /// The pending step of a delayed or dripping response.
     private var timer: Scheduled<Void>?
 
-    /// A handler for a channel of connection number `connectionID`.
-    init(connectionID: Int) {
+    /// A handler for a channel of connection number `connectionID`, answering `routes` first.
+    init(connectionID: Int, routes: RegisteredRoutes) {
         self.connectionID = connectionID
+        self.routes = routes
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -103,7 +106,7 @@ final class RequestHandler: ChannelInboundHandler {
         case .collecting(let head, let body):
             let request = ReceivedRequest(
                 head: head, body: body, connectionID: self.connectionID, clientAddress: context.channel.remoteAddress?.ipAddress)
-            self.carryOut(Router.plan(for: request), for: request, context: context)
+            self.carryOut(self.routes.plan(for: request) ?? Router.plan(for: request), for: request, context: context)
         case .sinking(let request, let sink):
             self.carryOut(sink.answer(), for: request, context: context)
         case .idle, .discarding:

@@ -14,12 +14,14 @@ struct ServerListeners: Sendable {
     /// Plaintext HTTP/1.1 on a Unix domain socket.
     let unix: Channel
 
-    /// Binds all three listeners on `group`.
-    static func bind(on group: EventLoopGroup, tlsContext: NIOSSLContext, unixSocketPath: String) -> EventLoopFuture<ServerListeners> {
+    /// Binds all four listeners on `group`; their requests try `routes` first.
+    static func bind(
+        on group: EventLoopGroup, tlsContext: NIOSSLContext, unixSocketPath: String, routes: RegisteredRoutes
+    ) -> EventLoopFuture<ServerListeners> {
         let connections = ConnectionCounter()
         let http = bootstrap(on: group).childChannelInitializer { channel in
             channel.eventLoop.makeCompletedFuture {
-                try HTTPPipelines.configureHTTP1(channel, connectionID: connections.next())
+                try HTTPPipelines.configureHTTP1(channel, connectionID: connections.next(), routes: routes)
             }
         }
         let https = bootstrap(on: group).childChannelInitializer { channel in
@@ -27,7 +29,8 @@ struct ServerListeners: Sendable {
                 return try HTTPPipelines.configureSecure(
                     channel,
                     tlsContext: tlsContext,
-                    connectionID: connections.next()
+                    connectionID: connections.next(),
+                    routes: routes
                 )
             } catch {
                 return channel.eventLoop.makeFailedFuture(error)
@@ -40,7 +43,7 @@ struct ServerListeners: Sendable {
         }
         let unix = ServerBootstrap(group: group).childChannelInitializer { channel in
             channel.eventLoop.makeCompletedFuture {
-                try HTTPPipelines.configureHTTP1(channel, connectionID: connections.next())
+                try HTTPPipelines.configureHTTP1(channel, connectionID: connections.next(), routes: routes)
             }
         }
         return bindLoopback(http)

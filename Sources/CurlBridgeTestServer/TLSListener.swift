@@ -57,7 +57,7 @@ public final class TLSListener: Sendable {
                     let lingeringClose = LingeringClose()
                     try channel.pipeline.syncOperations.addHandler(lingeringClose)
                     return try HTTPPipelines.configureSecure(
-                        channel, tlsContext: context, connectionID: connections.next(),
+                        channel, tlsContext: context, connectionID: connections.next(), routes: RegisteredRoutes(),
                         handlersAfterTLS: [LingeringClose.HandshakeWatch(lingeringClose), ApplicationByteCounter(counters)])
                 } catch {
                     return channel.eventLoop.makeFailedFuture(error)

@@ -75,6 +75,8 @@ import Synchronization
 ///     connection, where it is served; never applies on HTTP/2;
 ///   - `delay=ms`: wait that long after the body before answering (default 0).
 ///
+/// Your own routes come first: see ``route(_:method:respond:)``.
+///
 /// The server owns a two-thread event loop group. Call ``shutdown()`` (or ``shutdownAndWait()``)
 /// when done: it closes the listeners and every open connection and stops the threads.
 public final class TestServer: Sendable {
@@ -102,10 +104,12 @@ public final class TestServer: Sendable {
 
     let group: MultiThreadedEventLoopGroup
     private let listeners: ServerListeners
+    private let routes: RegisteredRoutes
     private let isShutDown = Atomic<Bool>(false)
 
-    private init(group: MultiThreadedEventLoopGroup, listeners: ServerListeners) throws {
+    private init(group: MultiThreadedEventLoopGroup, listeners: ServerListeners, routes: RegisteredRoutes) throws {
         self.group = group
+        self.routes = routes
         self.listeners = listeners
         self.httpPort = try Self.port(of: listeners.http)
         self.httpsPort = try Self.port(of: listeners.https)
@@ -118,10 +122,11 @@ public final class TestServer: Sendable {
     /// Starts all listeners on 127.0.0.1 with random free ports (bind port 0).
     public static func start() async throws -> TestServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let routes = RegisteredRoutes()
         do {
             let listeners = try await ServerListeners.bind(
-                on: group, tlsContext: ServerTLSContext.make(), unixSocketPath: Self.newUnixSocketPath()).get()
-            return try TestServer(group: group, listeners: listeners)
+                on: group, tlsContext: ServerTLSContext.make(), unixSocketPath: Self.newUnixSocketPath(), routes: routes).get()
+            return try TestServer(group: group, listeners: listeners, routes: routes)
         } catch {
             try? await group.shutdownGracefully()
             throw error
@@ -133,10 +138,11 @@ public final class TestServer: Sendable {
     @available(*, noasync, message: "use start() from async code")
     public static func startAndWait() throws -> TestServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let routes = RegisteredRoutes()
         do {
             let listeners = try ServerListeners.bind(
-                on: group, tlsContext: ServerTLSContext.make(), unixSocketPath: Self.newUnixSocketPath()).wait()
-            return try TestServer(group: group, listeners: listeners)
+                on: group, tlsContext: ServerTLSContext.make(), unixSocketPath: Self.newUnixSocketPath(), routes: routes).wait()
+            return try TestServer(group: group, listeners: listeners, routes: routes)
         } catch {
             try? group.syncShutdownGracefully()
             throw error
@@ -159,6 +165,25 @@ public final class TestServer: Sendable {
         try self.listeners.close().wait()
         unlink(self.unixSocketPath)
         try self.group.syncShutdownGracefully()
+    }
+
+    /// Registers a route of your own, answered on every listener but the ``startTLSListener(_:)``
+    /// scenario ones (HTTP/1.1, HTTP/2 over TLS, the Unix socket), ahead of the built-in routes.
+    ///
+    /// ```swift
+    /// server.route("/users", method: "POST") { request in
+    ///     .text("created \(request.body.count) bytes", status: 201)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - path: The path it answers, exactly (`"/users"`); a trailing `*` answers every path that
+    ///     starts with what precedes it (`"/files/*"`). Of several matching routes, the latest
+    ///     registered answers.
+    ///   - method: The method it answers, e.g. `"GET"`; `nil` for any.
+    ///   - respond: Makes the answer, off the server's event loops, from the whole request.
+    public func route(_ path: String, method: String? = nil, respond: @escaping @Sendable (RouteRequest) -> RouteResponse) {
+        routes.add(method: method, path: path, respond: respond)
     }
 
     /// `true` for the first caller only.

@@ -53,6 +53,8 @@ final class CurlMultiLoop: @unchecked Sendable {
         /// The wait of request `id` is over: run `next` on the loop, unless the request was
         /// cancelled (or failed by shutdown) meanwhile.
         case wake(id: UInt64, next: @Sendable () -> Void)
+        /// A stub worked out its answer to request `id` (a stubbed transport's loop only).
+        case stubAnswered(id: UInt64, StubExchange.Answer)
     }
 
     /// A request between attempts — running its adapters or retriers, or backing off — that has
@@ -106,6 +108,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     // Queue-confined state (see the type's comment).
     /// Transfers in flight, by number; holding them here keeps curl's callback pointers valid.
     private var transfers: [UInt64: CurlTransfer] = [:]
+    /// What answers instead of curl, when the transport is stubbed.
+    private let stubs: StubExchanges?
     /// Easy handles between transfers.
     private let handles = CurlEasyHandlePool(capacity: CurlMultiLoop.idleHandleCapacity)
     /// Requests between attempts, by number.
@@ -128,12 +132,16 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Creates a loop with its multi handle; its transfers use `cookieShare`, if any, as their jar.
     ///
     /// - Throws: ``RequestError`` if curl cannot be initialised or make a multi handle.
-    init(label: String, configuration: Configuration, cookieShare: CurlCookieShare?) throws(RequestError) {
+    /// When `stub` is given, it answers every request instead of curl (see ``StubExchanges``).
+    init(
+        label: String, configuration: Configuration, cookieShare: CurlCookieShare?, stub: StubExchanges.Handler? = nil
+    ) throws(RequestError) {
         try CurlGlobal.ensureInitialized()
         guard let multi = curl_multi_init() else {
             throw RequestError(.transportFailure, "curl_multi_init returned no handle")
         }
         self.multi = multi
+        self.stubs = stub.map(StubExchanges.init)
         self.easyOptions = CurlEasyOptions(configuration, cookieShare: cookieShare)
         self.queue = DispatchQueue(label: label)
         queue.setSpecific(key: Self.queueKey, value: true)
@@ -151,8 +159,11 @@ final class CurlMultiLoop: @unchecked Sendable {
         if !isClosed { curl_multi_cleanup(multi) }
     }
 
-    /// How many transfers are in curl's hands right now.
-    var inFlightCount: Int { inFlight.load(ordering: .relaxed) }
+    /// How many transfers are in curl's hands (or a stub's) right now.
+    var inFlightCount: Int { inFlight.load(ordering: .relaxed) + (stubs?.count ?? 0) }
+
+    /// Whether no transfer is in flight (on the loop).
+    private var isIdle: Bool { transfers.isEmpty && stubs?.isEmpty != false }
 
     /// A new transfer number.
     func makeTransferID() -> UInt64 {
@@ -235,7 +246,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     private func drive(until isFinished: () -> Bool) {
         while turn() {
             guard isFinished() else { continue }
-            let isIdle = transfers.isEmpty
+            let isIdle = self.isIdle
             let handOver = inbox.withLock { inbox in
                 if isIdle, inbox.commands.isEmpty, inbox.state == .open {
                     inbox.isRunning = false
@@ -250,7 +261,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// One turn of the loop (see the type's comment); `false` once the loop has stopped.
     private func turn() -> Bool {
-        if !transfers.isEmpty {
+        if !isIdle {
             let polled = curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(), nil)
             if polled != CURLM_OK { failAll(polled, during: "curl_multi_poll") }
         }
@@ -277,7 +288,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// The pending commands; or `nil` — after marking the loop idle, and closing it if it was
     /// shutting down — when there are none and nothing is in flight.
     private func takeCommandsOrStop() -> [Command]? {
-        let isIdle = transfers.isEmpty
+        let isIdle = self.isIdle
         let hasWaiting = !waiting.isEmpty
         let next: NextStep = inbox.withLock { inbox in
             inbox.isWakeupPending = false
@@ -318,12 +329,16 @@ final class CurlMultiLoop: @unchecked Sendable {
             if let transfer = transfers[id] {
                 finish(transfer, .failure(RequestError(
                     .cancelled, "the request was cancelled", method: transfer.request.method, url: transfer.request.url)))
+            } else if let stubs, stubs.fail(id, with: { RequestError(.cancelled, "the request was cancelled", method: $0.method, url: $0.url) }) {
+                return
             } else if let request = waiting.removeValue(forKey: id) {
                 request.end(RequestError(.cancelled, "the request was cancelled", method: request.method, url: request.url))
             }
         case .pauseReceiving(let id):
             transfers[id]?.pauseReceiving()
+            stubs?.pauseReceiving(id)
         case .resumeReceiving(let id):
+            stubs?.resumeReceiving(id)
             guard let transfer = transfers[id] else { return }
             transfer.resumeReceiving()
             scheduleIdleCheck(for: transfer)
@@ -336,11 +351,14 @@ final class CurlMultiLoop: @unchecked Sendable {
                 finish(transfer, .failure(RequestError(
                     .cancelled, "all requests were cancelled", method: transfer.request.method, url: transfer.request.url)))
             }
+            stubs?.failAll { RequestError(.cancelled, "all requests were cancelled", method: $0.method, url: $0.url) }
             endWaiting(with: .cancelled, "all requests were cancelled")
         case .suspend(let id, let request):
             suspend(id: id, request)
         case .wake(let id, let next):
             if waiting.removeValue(forKey: id) != nil { next() }
+        case .stubAnswered(let id, let answer):
+            stubs?.receive(answer, for: id)
         }
     }
 
@@ -366,8 +384,13 @@ final class CurlMultiLoop: @unchecked Sendable {
         begin(id: id, request: request, events: events)
     }
 
-    /// Creates the transfer's easy handle and adds it to the multi handle.
+    /// Creates the transfer's easy handle and adds it to the multi handle (on a stubbed transport,
+    /// hands the request to its stub instead).
     private func begin(id: UInt64, request: PreparedRequest, events: TransferEvents) {
+        if let stubs {
+            stubs.begin(id: id, request: request, events: events) { self.submit(.stubAnswered(id: id, $1)) }
+            return
+        }
         let transfer: CurlTransfer
         do {
             transfer = try makeTransfer(id: id, request: request, events: events)

@@ -35,13 +35,46 @@ public final class Transport: Sendable {
     ///
     /// - Parameter configuration: Base URL, timeouts, TLS, limits; defaults as documented on
     ///   ``Configuration``.
-    public init(configuration: Configuration = Configuration()) {
+    public convenience init(configuration: Configuration = Configuration()) {
+        self.init(configuration: configuration, stubHandler: nil)
+    }
+
+    /// Creates a transport whose requests are answered by `stub` instead of the network: for
+    /// testing code that makes requests, with no server and no socket. Everything above the wire
+    /// runs as usual — the request builder, the three clients and the blocking guard, base URLs,
+    /// default headers, redirects, retries, interceptors, validation, streaming, downloads,
+    /// progress, timeouts, cancellation — so a test sees the behaviour its code will see.
+    ///
+    /// ```swift
+    /// let transport = Transport(configuration: .init(baseURL: URL(string: "https://api.example.com/")),
+    ///                           stub: { request in
+    ///     request.path == "/users/42" ? try! .json(User(id: 42)) : .text("not found", status: .notFound)
+    /// })
+    /// let user = try await AsyncClient(transport: transport).send(.get("users/42")).decode(User.self)
+    /// ```
+    ///
+    /// The stub runs in a task of its own, once per attempt (a redirect or a retry asks it again),
+    /// possibly for several requests at once. libcurl's own work is not stubbed: its cookie engine
+    /// does not see a stub's `Set-Cookie`, nor its TLS, proxy or authentication options a request.
+    /// The `CurlBridgeTesting` product adds a table of canned responses and a request recorder.
+    ///
+    /// - Parameters:
+    ///   - configuration: As for ``init(configuration:)``.
+    ///   - stub: Answers each request (see ``StubRequest`` and ``StubResponse``).
+    public convenience init(
+        configuration: Configuration = Configuration(), stub: @escaping @Sendable (StubRequest) async -> StubResponse
+    ) {
+        self.init(configuration: configuration, stubHandler: stub)
+    }
+
+    private init(configuration: Configuration, stubHandler: StubExchanges.Handler?) {
         self.configuration = configuration
         let defaults = RequestDefaults(configuration)
         self.requestDefaults = defaults
         do throws(RequestError) {
             let share = configuration.cookies.usesCookieEngine ? try CurlCookieShare() : nil
-            let loop = try CurlMultiLoop(label: "CurlBridge.Transport", configuration: configuration, cookieShare: share)
+            let loop = try CurlMultiLoop(
+                label: "CurlBridge.Transport", configuration: configuration, cookieShare: share, stub: stubHandler)
             self.loop = .success(loop)
             lifecycleEnvironment = LifecycleEnvironment(loop: loop, defaults: defaults, configuration: configuration)
             cookies = share.map { CookieJar(share: $0, storage: configuration.cookies, logger: configuration.logger) }
