@@ -112,6 +112,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     private let stubs: StubExchanges?
     /// Easy handles between transfers.
     private let handles = CurlEasyHandlePool(capacity: CurlMultiLoop.idleHandleCapacity)
+    /// Transfers sent again after curl failed them on a closing HTTP/2 session (see
+    /// ``CurlTransfer/failedOnClosingSession(_:)``): at most once per attempt.
+    private var resentAfterClosingSession: Set<UInt64> = []
     /// Requests between attempts, by number.
     private var waiting: [UInt64: WaitingRequest] = [:]
     /// The earliest moment an idle timeout could expire, in `MonotonicClock` nanoseconds.
@@ -439,7 +442,20 @@ final class CurlMultiLoop: @unchecked Sendable {
         handles.recycle(transfer.easy, reusable: transfer.leavesHandleReusable)
         transfers[transfer.id] = nil
         inFlight.subtract(1, ordering: .relaxed)
+        if !resentAfterClosingSession.isEmpty { resentAfterClosingSession.remove(transfer.id) }
         transfer.events.onComplete(outcome)
+    }
+
+    /// Starts `transfer`'s request again, on a new handle (and so a new connection), as curl does
+    /// for the other streams of a session that a GOAWAY closed; its events see one transfer.
+    private func sendAgain(_ transfer: CurlTransfer) {
+        curl_multi_remove_handle(multi, transfer.easy.raw)
+        transfer.closeBody()
+        handles.recycle(transfer.easy, reusable: false)
+        transfers[transfer.id] = nil
+        inFlight.subtract(1, ordering: .relaxed)
+        begin(id: transfer.id, request: transfer.request, events: transfer.events)
+        if transfers[transfer.id] == nil { resentAfterClosingSession.remove(transfer.id) }  // it completed at once
     }
 
     private func completeFinishedTransfers() {
@@ -450,7 +466,11 @@ final class CurlMultiLoop: @unchecked Sendable {
             var context: UnsafeMutableRawPointer?
             guard ccurl_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &context) == CURLE_OK, let context else { continue }
             let transfer = CurlTransfer.from(context)
-            finish(transfer, transfer.outcome(of: result))
+            if transfer.failedOnClosingSession(result), resentAfterClosingSession.insert(transfer.id).inserted {
+                sendAgain(transfer)
+            } else {
+                finish(transfer, transfer.outcome(of: result))
+            }
         }
     }
 

@@ -24,6 +24,8 @@ final class CurlTransfer {
     /// Why the transfer must fail even if curl says it succeeded (body too large, a consumer's or
     /// a body source's failure).
     private var failure: RequestError?
+    /// Whether the transfer must fail whatever curl says.
+    var hasFailure: Bool { failure != nil }
     /// Whether the final response head has been delivered.
     private var headDelivered = false
     /// Checks every header line curl receives.
