@@ -12,6 +12,9 @@ let package = Package(
         // For testing apps that use CurlBridge: canned responses over a stubbed transport (no
         // network), and the embedded loopback test server with routes of your own.
         .library(name: "CurlBridgeTesting", targets: ["CurlBridgeTesting", "CurlBridgeTestServer"]),
+        // A swift-openapi-runtime ClientTransport over AsyncClient, apart so that the core library
+        // does not depend on the OpenAPI runtime.
+        .library(name: "CurlBridgeOpenAPI", targets: ["CurlBridgeOpenAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
@@ -24,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        // CurlBridgeOpenAPI only.
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.8.0"),
     ],
     targets: [
         // libcurl, found through pkg-config, with typed wrappers for its variadic calls.
@@ -50,6 +55,15 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+            ]
+        ),
+        // The OpenAPI client transport: streamed bodies both ways, RequestError inside ClientError.
+        .target(
+            name: "CurlBridgeOpenAPI",
+            dependencies: [
+                "CurlBridge",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
         // Canned responses and a request record over `Transport(configuration:stub:)`.
@@ -118,6 +132,18 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
+        ),
+        // The transport against the embedded server, through a client generated from openapi.yaml
+        // by scripts/generate-openapi.sh (committed: CI never builds the generator).
+        .testTarget(
+            name: "CurlBridgeOpenAPITests",
+            dependencies: [
+                "CurlBridge", "CurlBridgeOpenAPI", "CurlBridgeTestServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            exclude: ["openapi.yaml"]
         ),
     ],
     swiftLanguageModes: [.v6]
