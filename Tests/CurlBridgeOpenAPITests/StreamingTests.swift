@@ -21,24 +21,24 @@ import Testing
         #expect(reply.sha256 == upload.sha256)
         #expect(reply.httpVersion == wire.serverName)
         #expect(reply.contentLength == (lengthIsKnown ? String(Self.size) : nil))
-        #expect(reply.transferEncoding == (!lengthIsKnown && wire == .http1 ? "chunked" : nil))
+        if wire == .http1 {
+            #expect(reply.transferEncoding == (lengthIsKnown ? nil : "chunked"))
+        }
         await fixture.shutdown()
     }
 
     @Test(arguments: Wire.allCases)
     func uploadIsSentWhileItIsProduced(wire: Wire) async throws {
-        // A body whose sequence never ends: only a transport that sends chunks as they come gets
-        // the 64 KiB to the server, which then closes the connection without an answer.
+        // A body that never ends: only a transport that sends it as it is made gets 1 MiB of it to
+        // the server, which then closes the connection (HTTP/2: resets the stream) unanswered.
         let fixture = try await OpenAPIFixture(wire)
-        let (chunks, producer) = AsyncStream<HTTPBody.ByteChunk>.makeStream()
-        producer.yield(ArraySlice(repeating: 1, count: 256 << 10))
-        let body = HTTPBody(chunks, length: .unknown)
+        let endless = HTTPBody(GeneratedUpload(count: .max, chunkSize: 64 << 10), length: .unknown, iterationBehavior: .single)
         let error = await #expect(throws: ClientError.self) {
-            try await fixture.client.upload(query: .init(closeAfter: 64 << 10), body: .binary(body))
+            try await fixture.client.upload(query: .init(closeAfter: 1 << 20), body: .binary(endless))
         }
         let failure = try #require(error?.underlyingError as? RequestError)
-        #expect(failure.code != .cancelled)
-        producer.finish()
+        #expect([.connectionLost, .responseTruncated, .protocolError].contains(failure.code), "\(failure)")
+        try await fixture.waitUntilIdle()
         await fixture.shutdown()
     }
 

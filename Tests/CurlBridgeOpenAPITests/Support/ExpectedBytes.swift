@@ -50,7 +50,7 @@ struct GeneratedUpload: AsyncSequence, Sendable {
 
         mutating func nextChunk() -> ArraySlice<UInt8>? {
             guard offset < count else { return nil }
-            let end = min(offset + chunkSize, count)
+            let end = Swift.min(offset + chunkSize, count)
             defer { offset = end }
             return ArraySlice((offset..<end).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         }

@@ -46,7 +46,7 @@ struct OpenAPIFixture {
         _ wire: Wire, server: TestServer? = nil, serverURL: URL? = nil,
         configuration: CurlBridgeClientTransport.Configuration = .init()
     ) async throws {
-        let server = try await server ?? Self.server()
+        let server = if let server { server } else { try await Self.server() }
         let trust = try CertificateBundle(pem: TestServer.certificateAuthorityPEM)
         transport = Transport(configuration: CurlBridge.Configuration(
             tls: TLSConfiguration(trustRoots: .replacingSystem(with: trust)), httpVersion: wire.preference))

@@ -32,5 +32,8 @@ final class RefusingPort: Sendable {
     deinit { close(descriptor) }
 
     /// `https://127.0.0.1:<port>/`.
-    var url: URL? { URL(string: "https://127.0.0.1:\(port)/") }
+    func url() throws -> URL {
+        guard let url = URL(string: "https://127.0.0.1:\(port)/") else { throw URLError(.badURL) }
+        return url
+    }
 }
