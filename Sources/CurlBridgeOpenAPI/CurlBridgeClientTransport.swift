@@ -18,8 +18,9 @@ import OpenAPIRuntime
 ///   fill in those the request does not set);
 /// - a request body is uploaded while the runtime produces it, never held whole: with
 ///   `Content-Length` when its length is known, chunked (HTTP/1.1) otherwise. It can be sent once
-///   only, so a transfer that curl would need to start again after sending part of it fails with
-///   `RequestError.Code.bodyNotRewindable`;
+///   only: a transfer that curl would need to start again after sending part of it fails with
+///   ``RequestError/Code/bodyNotRewindable``, and a ``RetryPolicy`` does not retry an operation
+///   with a body (bodiless ones it does);
 /// - `send` returns as soon as the response head has arrived; the body follows as the caller reads
 ///   it, at most ``Configuration-swift.struct/bufferLimits`` ahead of the reader (the transfer
 ///   pauses beyond). Responses to `HEAD`, and `204` and `304` responses, have no body (`nil`);
@@ -65,7 +66,7 @@ public struct CurlBridgeClientTransport: ClientTransport {
     ///   - operationID: The operation's `operationId`, passed to
     ///     ``Configuration-swift.struct/adaptRequest``.
     /// - Returns: The response head and its body; `nil` for a response that has none.
-    /// - Throws: ``RequestError``, including `RequestError.Code.cancelled` when the task is
+    /// - Throws: ``RequestError``, including ``RequestError/Code/cancelled`` when the task is
     ///   cancelled.
     public func send(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String

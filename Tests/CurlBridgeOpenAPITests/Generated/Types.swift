@@ -35,6 +35,12 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /drip`.
     /// - Remark: Generated from `#/paths//drip/get(drip)`.
     func drip(_ input: Operations.Drip.Input) async throws -> Operations.Drip.Output
+    /// - Remark: HTTP `GET /flaky`.
+    /// - Remark: Generated from `#/paths//flaky/get(flaky)`.
+    func flaky(_ input: Operations.Flaky.Input) async throws -> Operations.Flaky.Output
+    /// - Remark: HTTP `PUT /flaky`.
+    /// - Remark: Generated from `#/paths//flaky/put(flakyUpload)`.
+    func flakyUpload(_ input: Operations.FlakyUpload.Input) async throws -> Operations.FlakyUpload.Output
     /// - Remark: HTTP `GET /never-respond`.
     /// - Remark: Generated from `#/paths//never-respond/get(neverRespond)`.
     func neverRespond(_ input: Operations.NeverRespond.Input) async throws -> Operations.NeverRespond.Output
@@ -138,6 +144,30 @@ extension APIProtocol {
         try await drip(Operations.Drip.Input(
             query: query,
             headers: headers
+        ))
+    }
+    /// - Remark: HTTP `GET /flaky`.
+    /// - Remark: Generated from `#/paths//flaky/get(flaky)`.
+    internal func flaky(
+        query: Operations.Flaky.Input.Query,
+        headers: Operations.Flaky.Input.Headers = .init()
+    ) async throws -> Operations.Flaky.Output {
+        try await flaky(Operations.Flaky.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// - Remark: HTTP `PUT /flaky`.
+    /// - Remark: Generated from `#/paths//flaky/put(flakyUpload)`.
+    internal func flakyUpload(
+        query: Operations.FlakyUpload.Input.Query,
+        headers: Operations.FlakyUpload.Input.Headers = .init(),
+        body: Operations.FlakyUpload.Input.Body
+    ) async throws -> Operations.FlakyUpload.Output {
+        try await flakyUpload(Operations.FlakyUpload.Input(
+            query: query,
+            headers: headers,
+            body: body
         ))
     }
     /// - Remark: HTTP `GET /never-respond`.
