@@ -30,13 +30,9 @@ extension Request {
     /// which OpenAPI server URLs do not have, are dropped.
     static func url(base: URL, pathAndQuery: String) -> String {
         var prefix = base.absoluteString
-        if let components = URLComponents(url: base, resolvingAgainstBaseURL: true),
-            components.percentEncodedQuery != nil || components.percentEncodedFragment != nil
-        {
-            var trimmed = components
-            trimmed.percentEncodedQuery = nil
-            trimmed.percentEncodedFragment = nil
-            prefix = trimmed.string ?? prefix
+        // In a parsed URL, the first `?` or `#` starts the query or the fragment.
+        if let end = prefix.firstIndex(where: { $0 == "?" || $0 == "#" }) {
+            prefix = String(prefix[..<end])
         }
         guard !pathAndQuery.isEmpty else { return prefix }
         while prefix.hasSuffix("/") { prefix.removeLast() }
