@@ -138,7 +138,7 @@ let package = Package(
         .testTarget(
             name: "CurlBridgeOpenAPITests",
             dependencies: [
-                "CurlBridge", "CurlBridgeOpenAPI", "CurlBridgeTestServer",
+                "CurlBridge", "CurlBridgeOpenAPI", "CurlBridgeTestServer", "CurlBridgeTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "Crypto", package: "swift-crypto"),
