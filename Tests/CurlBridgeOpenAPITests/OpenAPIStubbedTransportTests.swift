@@ -7,7 +7,7 @@ import Testing
 
 /// The generated client over a stubbed ``Transport`` (CurlBridgeTesting): how an app tests its
 /// OpenAPI calls with no socket — canned answers in, recorded requests out.
-@Suite(.hangGuard) struct StubbedTransportTests {
+@Suite(.hangGuard) struct OpenAPIStubbedTransportTests {
     /// The generated client over `responder`, at `https://api.example.com/v1`.
     private func client(_ responder: StubResponder) throws -> Client {
         let serverURL = try #require(URL(string: "https://api.example.com/v1"))

@@ -8,7 +8,7 @@ import Testing
 
 /// The generated client through ``CurlBridgeClientTransport``: JSON both ways, path, query and
 /// header parameters, statuses, bodiless responses.
-@Suite(.hangGuard) struct RequestAndResponseTests {
+@Suite(.hangGuard) struct OpenAPIRequestAndResponseTests {
     @Test(arguments: Wire.allCases)
     func jsonResponseIsDecoded(wire: Wire) async throws {
         let fixture = try await OpenAPIFixture(wire)

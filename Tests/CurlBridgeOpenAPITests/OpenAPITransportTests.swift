@@ -8,7 +8,7 @@ import Testing
 
 /// ``CurlBridgeClientTransport`` called as the runtime calls it: which responses have a body, and
 /// of what length; how the URL is made.
-@Suite(.hangGuard) struct TransportTests {
+@Suite(.hangGuard) struct OpenAPITransportTests {
     /// `send` as the generated client calls it, against the shared server's TLS URL.
     private func send(
         _ method: HTTPRequest.Method, _ path: String, wire: Wire, headerFields: HTTPFields = [:]

@@ -8,7 +8,7 @@ import Testing
 
 /// Cancelling the calling task cancels the transfer; failures reach the caller as the runtime's
 /// `ClientError` with the ``RequestError`` as its `underlyingError`.
-@Suite(.hangGuard) struct CancellationAndErrorTests {
+@Suite(.hangGuard) struct OpenAPICancellationAndErrorTests {
     /// The `RequestError` inside the `ClientError` that `operation` throws.
     private func requestError(_ operation: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async throws -> RequestError {
         let error = await #expect(throws: ClientError.self, sourceLocation: sourceLocation) { try await operation() }

@@ -7,7 +7,7 @@ import Testing
 
 /// A ``RetryPolicy`` set per operation through ``CurlBridgeClientTransport/Configuration-swift.struct/adaptRequest``:
 /// bodiless operations are retried, operations whose streamed body cannot be sent twice are not.
-@Suite(.hangGuard) struct RetryTests {
+@Suite(.hangGuard) struct OpenAPIRetryTests {
     private static let configuration = CurlBridgeClientTransport.Configuration { request, _ in
         request.retries(RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(1), maximumDelay: .milliseconds(1)))
     }

@@ -7,7 +7,7 @@ import Testing
 
 /// Bodies that stream both ways through the generated client: several MiB uploaded from an
 /// `AsyncSequence` and downloaded chunk by chunk, never held whole.
-@Suite(.hangGuard) struct StreamingTests {
+@Suite(.hangGuard) struct OpenAPIStreamingTests {
     static let size = 6 << 20
 
     @Test(arguments: Wire.allCases, [true, false])
