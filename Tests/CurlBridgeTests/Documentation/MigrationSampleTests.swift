@@ -29,42 +29,58 @@ struct MigrationSampleTests {
         task.cancel()
     }
 
-    @Test func downloadTaskAndUploadTaskFromFile() async throws {
+    @Test func downloadTaskBecomesDownload() async throws {
         let configuration = DocumentationServer.configuration(try await Fixture.server())
         let transport = Transport(configuration: configuration)
         let legacy = CallbackClient(transport: transport)
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let destination = scratch.file("report.pdf")
-        let photo = scratch.file("photo.jpg")
-        try resourceBytes(count: 100_000).write(to: photo)
         let fractions = Mutex<[Double]>([])
         let showProgress: @Sendable (Double) -> Void = { value in fractions.withLock { $0.append(value) } }
-        let downloaded = SampleOutcome<DownloadResponse>()
-        let uploaded = SampleOutcome<Response>()
+        let outcome = SampleOutcome<DownloadResponse>()
+        let show: @Sendable (DownloadResponse) -> Void = { outcome.succeed($0) }
+        let report: @Sendable (RequestError) -> Void = { outcome.fail($0) }
 
         let download = legacy.download(.get("files/report.pdf"), to: destination, progress: { progress in
             showProgress(progress.fractionReceived ?? 0)
         }) { result in
             switch result {
-            case .success(let file): downloaded.succeed(file)
-            case .failure(let error): downloaded.fail(error)
+            case .success(let file): show(file)
+            case .failure(let error): report(error)
             }
         }
-        let file = try await downloaded.value().get()
+
+        let file = try await outcome.value().get()
         #expect(file.fileURL == destination && file.bytesWritten == 65536)
+        #expect(try Data(contentsOf: destination) == resourceBytes(count: 65536))
         #expect(fractions.withLock { $0.last } == 1)
         download.cancel()  // after the completion: nothing happens
+    }
 
-        let upload = legacy.upload(.post("uploads"), fromFile: photo) { result in
+    @Test func uploadTaskFromFileBecomesUpload() async throws {
+        let configuration = DocumentationServer.configuration(try await Fixture.server())
+        let transport = Transport(configuration: configuration)
+        let legacy = CallbackClient(transport: transport)
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let photo = scratch.file("photo.jpg")
+        try resourceBytes(count: 100_000).write(to: photo)
+        let outcome = SampleOutcome<Response>()
+        let show: @Sendable (Response) -> Void = { outcome.succeed($0) }
+        let report: @Sendable (RequestError) -> Void = { outcome.fail($0) }
+
+        let upload = legacy.upload(.post("uploads"), fromFile: photo, contentType: "image/jpeg") { result in
             switch result {
-            case .success(let response): uploaded.succeed(response)
-            case .failure(let error): uploaded.fail(error)
+            case .success(let response): show(response)
+            case .failure(let error): report(error)
             }
         }
-        let sink = try await uploaded.value().get().decode(UploadSinkReply.self)
+
+        let sink = try await outcome.value().get().decode(UploadSinkReply.self)
         #expect(sink.length == 100_000 && sink.sha256 == sha256Hex(resourceBytes(count: 100_000)))
-        upload.cancel()
+        #expect(sink.contentLength == "100000")
+        upload.cancel()  // after the completion: nothing happens
     }
 
     @Test func resumeDataAcrossACancel() async throws {
@@ -76,39 +92,47 @@ struct MigrationSampleTests {
         let destination = scratch.file("big.iso")
         let fractions = Mutex<[Double]>([])
         let showProgress: @Sendable (Double) -> Void = { value in fractions.withLock { $0.append(value) } }
-        let first = SampleOutcome<DownloadResponse>()
-        let second = SampleOutcome<DownloadResponse>()
         let stored = Mutex<Data?>(nil)
         let save: @Sendable (ResumeData?) -> Void = { resumeData in
             stored.withLock { $0 = try? JSONEncoder().encode(resumeData) }
         }
 
         // The first response stalls after 64 KiB: cancel once bytes are on disk.
-        let download = legacy.download(.get("files/big.iso"), to: destination, progress: { progress in
-            showProgress(progress.fractionReceived ?? 0)
-        }) { result in
-            switch result {
-            case .success(let file): first.succeed(file)
-            case .failure(let error): first.fail(error)
+        do {
+            let outcome = SampleOutcome<DownloadResponse>()
+            let show: @Sendable (DownloadResponse) -> Void = { outcome.succeed($0) }
+            let report: @Sendable (RequestError) -> Void = { outcome.fail($0) }
+            let download = legacy.download(.get("files/big.iso"), to: destination, progress: { progress in
+                showProgress(progress.fractionReceived ?? 0)
+            }) { result in
+                switch result {
+                case .success(let file): show(file)
+                case .failure(let error): report(error)
+                }
             }
+            try await waitFor("some bytes of the download") { fractions.withLock { ($0.last ?? 0) > 0 } }
+            download.cancel { resumeData in
+                save(resumeData)
+            }
+            #expect(try await outcome.value().failure?.code == .cancelled)
         }
-        try await waitFor("some bytes of the download") { fractions.withLock { ($0.last ?? 0) > 0 } }
-        download.cancel { resumeData in
-            save(resumeData)
-        }
-        #expect(try await first.value().failure?.code == .cancelled)
 
-        // A later run (the resume data is Codable) resumes where the first stopped.
-        let saved = try JSONDecoder().decode(ResumeData.self, from: try #require(stored.withLock { $0 }))
-        legacy.download(.get("files/big.iso"), to: destination, resumingFrom: saved) { result in
-            switch result {
-            case .success(let file): second.succeed(file)
-            case .failure(let error): second.fail(error)
+        // Later, maybe in another process: ResumeData is Codable.
+        do {
+            let saved = try JSONDecoder().decode(ResumeData.self, from: try #require(stored.withLock { $0 }))
+            let outcome = SampleOutcome<DownloadResponse>()
+            let show: @Sendable (DownloadResponse) -> Void = { outcome.succeed($0) }
+            let report: @Sendable (RequestError) -> Void = { outcome.fail($0) }
+            legacy.download(.get("files/big.iso"), to: destination, resumingFrom: saved) { result in
+                switch result {
+                case .success(let file): show(file)
+                case .failure(let error): report(error)
+                }
             }
+            let file = try await outcome.value().get()
+            #expect(file.resumedFromOffset > 0)
+            #expect(try Data(contentsOf: destination) == resourceBytes(count: 1_048_576))
         }
-        let file = try await second.value().get()
-        #expect(file.resumedFromOffset > 0)
-        #expect(try Data(contentsOf: destination) == resourceBytes(count: 1_048_576))
     }
 
     @Test func semaphoreWrapperBecomesABlockingCall() async throws {
@@ -151,7 +175,7 @@ struct MigrationSampleTests {
             .header("X-Client", "legacy-app")
             .timeout(idle: .seconds(30))
         let echoed = try await client.send(request).validate().decode(EchoReply.self)
-        let user = try await client.send(.get("users/42")).validate(contentTypes: ["application/json"]).decode(User.self)
+        let user = try await client.send(.get("users/42")).validate(contentTypes: ["application/json", "text/json", "text/javascript"]).decode(User.self)
         let posted = try await client.send(.post("users").json(NewUser(name: "Ada"))).validate()
 
         #expect(echoed.query == "page=2&tags=linux&tags=http")
