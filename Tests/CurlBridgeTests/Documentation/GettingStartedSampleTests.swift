@@ -85,7 +85,9 @@ struct GettingStartedBlockingSampleTests {
         #expect(outcome.failure?.code == .cancelled)
     }
 
-    @Test func commandLineToolAllowsTheMainThread() async throws {
+    /// The sample's lines, from a worker thread: the main thread itself is refused or allowed in
+    /// a child process (CurlBridgeProbe, run by BlockingGuardTests), where it is the real one.
+    @Test func clientAllowingTheMainThreadSends() async throws {
         let configuration = DocumentationServer.configuration(try await Fixture.server())
         let transport = Transport(configuration: configuration)
         let outcome = await onWorkerThread {
