@@ -29,6 +29,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         // CurlBridgeOpenAPI only.
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.8.0"),
+        // DocC documentation: `swift package generate-documentation` (scripts/docs.sh). A plugin
+        // only: nothing of it is linked into any product.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // libcurl, found through pkg-config, with typed wrappers for its variadic calls.

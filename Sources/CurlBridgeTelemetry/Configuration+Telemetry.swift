@@ -3,7 +3,7 @@ import CurlBridge
 import Tracing
 
 extension Configuration {
-    /// Adds a ``MetricsMonitor`` to ``eventMonitors`` and returns it.
+    /// Adds a ``MetricsMonitor`` to `Configuration.eventMonitors` and returns it.
     ///
     /// ```swift
     /// var configuration = Configuration(baseURL: api)
@@ -24,9 +24,10 @@ extension Configuration {
         return monitor
     }
 
-    /// Adds a ``TracingInterceptor`` to ``interceptors`` and ``eventMonitors`` and returns it.
+    /// Adds a ``TracingInterceptor`` to `Configuration.interceptors` and
+    /// `Configuration.eventMonitors` and returns it.
     ///
-    /// It takes the configuration's ``baseURL`` as it is now (set it first) to make relative
+    /// It takes the configuration's `baseURL` as it is now (set it first) to make relative
     /// request URLs absolute in `url.full`. The interceptor goes last among the interceptors, so
     /// the context is injected into the request as the others adapted it.
     ///
@@ -39,7 +40,7 @@ extension Configuration {
     /// - Parameters:
     ///   - tracer: The tracer; `nil` (the default) uses `InstrumentationSystem`'s, looked up per request.
     ///   - sensitiveQueryNames: Query parameter names whose values `url.full` redacts;
-    ///     ``logging``'s ``LoggingOptions/sensitiveQueryNames`` and OpenTelemetry's own by default.
+    ///     `Configuration.logging`'s `LoggingOptions.sensitiveQueryNames` and OpenTelemetry's own by default.
     @discardableResult
     public mutating func enableTracing(
         tracer: (any Tracer)? = nil, sensitiveQueryNames: Set<String>? = nil

@@ -28,7 +28,7 @@ enum HTTPClientSpanAttributes {
 
     /// What the outcome adds: `http.response.status_code`, `network.protocol.version`,
     /// `network.peer.address`/`port`, `http.request.body.size`, `http.response.body.size`, and
-    /// `error.type` (the ``RequestError/Code`` description of a failure, or the status code of a
+    /// `error.type` (the `RequestError.Code` description of a failure, or the status code of a
     /// response of 400 or more).
     static func outcome(_ result: Result<Response, RequestError>) -> SpanAttributes {
         var attributes = SpanAttributes()

@@ -3,7 +3,7 @@ import CurlBridge
 import Dispatch
 
 /// Counts requests, errors, retries and bytes, and times requests, in swift-metrics: an
-/// ``EventMonitor`` for ``Configuration/eventMonitors`` (see
+/// `EventMonitor` for `Configuration.eventMonitors` (see
 /// ``CurlBridge/Configuration/enableMetrics(prefix:dimensions:factory:)``). What Alamofire users
 /// build on its `EventMonitor` by hand, and what `URLSessionTaskMetrics` feed on Apple platforms.
 ///
@@ -14,7 +14,7 @@ import Dispatch
 /// | metric | kind | labels | what |
 /// |---|---|---|---|
 /// | `curlbridge_requests_total` | counter | `method`, `status` | completed requests; `status` is the code (`"200"`) or `"error"` |
-/// | `curlbridge_request_errors_total` | counter | `code` | failed requests, by ``RequestError/Code`` description (`"connectFailed"`) |
+/// | `curlbridge_request_errors_total` | counter | `code` | failed requests, by `RequestError.Code` description (`"connectFailed"`) |
 /// | `curlbridge_request_duration_seconds` | timer | `method`, `status` | from handing the request to the transport to its completion, all attempts and waits included |
 /// | `curlbridge_retries_total` | counter | `reason` | retries scheduled; `reason` is the retried attempt's status code or error code |
 /// | `curlbridge_request_body_bytes_total` | counter | `method` | request body bytes sent by the final transfer |
@@ -22,8 +22,8 @@ import Dispatch
 ///
 /// `method` is the method's name, or `_OTHER` for one outside RFC 9110 and RFC 5789, so a label
 /// set cannot grow without bound. Durations are the transport's own measurements (the
-/// `duration` of ``EventMonitor/requestDidComplete(_:id:result:duration:)``); bytes come from
-/// ``Response/metrics`` — of the response, or of the response a failure carries — and so count
+/// `duration` of `EventMonitor.requestDidComplete(_:id:result:duration:)`); bytes come from
+/// `Response.metrics` — of the response, or of the response a failure carries — and so count
 /// the final transfer only, not earlier attempts or redirect hops.
 public struct MetricsMonitor: EventMonitor {
     /// The metric names, derived from a prefix.

@@ -8,7 +8,7 @@ import Tracing
 /// context sent with every attempt. AsyncHTTPClient's `TracingConfiguration`, over CurlBridge's
 /// interceptors and event monitors.
 ///
-/// It is a ``RequestInterceptor`` and an ``EventMonitor`` at once, and must be installed as both —
+/// It is a `RequestInterceptor` and an `EventMonitor` at once, and must be installed as both —
 /// ``CurlBridge/Configuration/enableTracing(tracer:sensitiveQueryNames:)`` does that in one call:
 ///
 /// ```
@@ -20,17 +20,17 @@ import Tracing
 ///
 /// - The span's parent is the task-local `ServiceContext.current` of the task that runs the first
 ///   adapter, which the transport creates on the thread that sends the request: an
-///   ``AsyncClient`` caller's span is the parent, and so is that of a task calling
-///   ``CallbackClient``; a ``BlockingClient`` call (never made inside a task) and a callback call
+///   `AsyncClient` caller's span is the parent, and so is that of a task calling
+///   `CallbackClient`; a `BlockingClient` call (never made inside a task) and a callback call
 ///   from plain threads or queues start a root span, a trace of their own.
 /// - Attributes: `http.request.method` (`_OTHER` and `http.request.method_original` for unknown
 ///   methods), `url.full` (user info and sensitive query values replaced by `REDACTED`),
 ///   `server.address`, `server.port`; on completion `http.response.status_code`,
 ///   `network.protocol.version`, `network.peer.address`, `network.peer.port`,
 ///   `http.request.body.size`, `http.response.body.size`, `http.request.resend_count` (retries
-///   and redirects, when there were any) and `error.type` (the ``RequestError/Code`` description,
+///   and redirects, when there were any) and `error.type` (the `RequestError.Code` description,
 ///   or the status code of a response of 400 or more). The status is error for failures and
-///   responses of 400 or more. No error is recorded as an exception: a ``RequestError``'s
+///   responses of 400 or more. No error is recorded as an exception: a `RequestError`'s
 ///   description holds the URL unredacted.
 /// - The propagation headers are whatever the instrument writes (`traceparent` and `tracestate`
 ///   for W3C trace context), set with ``HTTPFieldsInjector``, replacing earlier values.
@@ -66,7 +66,7 @@ public final class TracingInterceptor: RequestInterceptor, EventMonitor {
     ///   - baseURL: The configuration's base URL, to make relative request URLs absolute for
     ///     `url.full`; `nil` by default.
     ///   - sensitiveQueryNames: Query parameter names whose values `url.full` redacts, compared
-    ///     without regard to case; ``LoggingOptions/standardSensitiveQueryNames`` and
+    ///     without regard to case; `LoggingOptions.standardSensitiveQueryNames` and
     ///     OpenTelemetry's `AWSAccessKeyId`, `X-Goog-Signature` by default.
     ///   - queue: Where the monitor methods run; a serial queue of its own by default.
     public init(
@@ -81,7 +81,7 @@ public final class TracingInterceptor: RequestInterceptor, EventMonitor {
         self.queue = queue
     }
 
-    /// ``LoggingOptions/standardSensitiveQueryNames`` and the names OpenTelemetry lists for
+    /// `LoggingOptions.standardSensitiveQueryNames` and the names OpenTelemetry lists for
     /// `url.full`: `AWSAccessKeyId`, `Signature`, `sig`, `X-Goog-Signature`.
     public static let standardSensitiveQueryNames =
         LoggingOptions.standardSensitiveQueryNames.union(["awsaccesskeyid", "x-goog-signature"])
@@ -91,6 +91,9 @@ public final class TracingInterceptor: RequestInterceptor, EventMonitor {
 
     // MARK: RequestAdapter
 
+    /// `false`: the tracer only adapts, so traced requests skip the retry machinery.
+    public var decidesRetries: Bool { false }
+
     /// Starts the request's span before its first attempt, and writes the span's context into the
     /// request's headers before every attempt.
     ///
@@ -98,9 +101,6 @@ public final class TracingInterceptor: RequestInterceptor, EventMonitor {
     /// ``requestDidComplete(_:id:result:duration:)``: then it starts no span. It knows from a
     /// cancelled task, or from the request's id among the last 4096 that completed without a span
     /// (both checked under the lock that completion takes to remove a span).
-    /// `false`: the tracer only adapts, so traced requests skip the retry machinery.
-    public var decidesRetries: Bool { false }
-
     public func adapt(_ request: Request, for context: AttemptContext) async throws -> Request {
         let parent = ServiceContext.current ?? .topLevel
         let span = state.withLock { state -> (any Span)? in

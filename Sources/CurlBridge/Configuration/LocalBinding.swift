@@ -20,7 +20,9 @@ public struct LocalBinding: Sendable, Hashable {
     /// Connections start from `address`, a numeric IPv4 or IPv6 address of this host; a
     /// connection that cannot bind it fails with ``RequestError/Code/connectFailed``.
     ///
-    /// - Parameter ports: The local ports to choose from (1...65535), `nil` for any.
+    /// - Parameters:
+    ///   - address: A numeric IPv4 or IPv6 address of this host, such as `"192.0.2.10"`.
+    ///   - ports: The local ports to choose from (1...65535), `nil` for any.
     public static func address(_ address: String, ports: ClosedRange<Int>? = nil) -> LocalBinding {
         LocalBinding(curlInterface: "host!" + address, ports: ports)
     }
@@ -28,7 +30,9 @@ public struct LocalBinding: Sendable, Hashable {
     /// Connections go out through the network interface `name`, such as `"eth0"` (`SO_BINDTODEVICE`,
     /// which may need privileges).
     ///
-    /// - Parameter ports: The local ports to choose from (1...65535), `nil` for any.
+    /// - Parameters:
+    ///   - name: The interface's name, such as `"eth0"`.
+    ///   - ports: The local ports to choose from (1...65535), `nil` for any.
     public static func interface(_ name: String, ports: ClosedRange<Int>? = nil) -> LocalBinding {
         LocalBinding(curlInterface: "if!" + name, ports: ports)
     }

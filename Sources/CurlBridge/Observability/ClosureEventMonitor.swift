@@ -18,9 +18,21 @@ public struct ClosureEventMonitor: EventMonitor {
     private let onRetry: (@Sendable (AttemptRecord, Duration, UInt64) -> Void)?
     private let onComplete: (@Sendable (Request, UInt64, Result<Response, RequestError>, Duration) -> Void)?
 
-    /// Creates a monitor; each closure receives its method's arguments in order.
+    /// Creates a monitor; each closure receives its method's arguments in order. Every closure is
+    /// `nil` (the event is ignored) by default.
     ///
-    /// - Parameter queue: Where the closures run; a new serial queue by default.
+    /// - Parameters:
+    ///   - queue: Where the closures run; a new serial queue by default.
+    ///   - requestDidStart: ``EventMonitor/requestDidStart(_:id:)``: the request and its id.
+    ///   - attemptDidStart: ``EventMonitor/attemptDidStart(_:id:attempt:)``: the request as adapted
+    ///     for the attempt, its id and the attempt's number.
+    ///   - didReceiveHead: ``EventMonitor/didReceiveHead(_:id:attempt:)``: a response head, the
+    ///     request's id and the attempt's number.
+    ///   - didRedirect: ``EventMonitor/didRedirect(_:id:)``: the hop and the request's id.
+    ///   - didScheduleRetry: ``EventMonitor/didScheduleRetry(after:delay:id:)``: the attempt that
+    ///     will be retried, the wait before the next one and the request's id.
+    ///   - requestDidComplete: ``EventMonitor/requestDidComplete(_:id:result:duration:)``: the
+    ///     request, its id, its outcome and how long it took.
     public init(
         queue: DispatchQueue = DispatchQueue(label: "CurlBridge.ClosureEventMonitor"),
         requestDidStart: (@Sendable (Request, UInt64) -> Void)? = nil,

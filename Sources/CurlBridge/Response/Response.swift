@@ -3,7 +3,7 @@ import HTTPTypes
 
 /// A complete HTTP response: status, headers, body and how the transfer went.
 ///
-/// Any status is a response, not an error; call ``validate(statusCodes:)`` to turn
+/// Any status is a response, not an error; call ``validate(statusCodes:contentTypes:)`` to turn
 /// unacceptable statuses into a ``RequestError``.
 public struct Response: Sendable, Equatable {
     /// The status code and reason phrase.

@@ -1,7 +1,7 @@
 import HTTPTypes
 
 /// The head of a response — status, headers, version — delivered before its body when a body is
-/// streamed (``AsyncClient/stream(_:bufferLimits:)`` and the other clients' `stream` verbs).
+/// streamed (``AsyncClient/stream(_:bufferLimits:progress:)`` and the other clients' `stream` verbs).
 public struct ResponseHead: Sendable, Equatable {
     /// The status code and reason phrase.
     public var status: HTTPResponse.Status

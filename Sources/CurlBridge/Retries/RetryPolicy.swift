@@ -5,7 +5,8 @@
 /// A retry is never sent when it cannot be safe or useful:
 /// - the method is not idempotent (`POST`, `PATCH`, custom methods) and the request was not
 ///   marked ``Request/idempotent(key:)`` — the server may have acted on the first attempt;
-/// - the body cannot be sent twice (a one-shot ``BodyStream``);
+/// - the body cannot be sent twice (a one-shot stream: ``Request/body(streaming:length:contentType:)``
+///   or ``Request/body(length:contentType:pulling:)``);
 /// - the total timeout would run out during the wait (it spans all attempts);
 /// - the transport's ``RetryBudget`` is spent, so a failing backend is not hammered;
 /// - the server's `Retry-After` asks for longer than ``maximumRetryAfter`` (CurlBridge never

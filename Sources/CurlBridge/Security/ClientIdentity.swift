@@ -23,13 +23,20 @@ public struct ClientIdentity: Sendable, Hashable, CustomStringConvertible, Custo
     /// A PEM certificate (optionally followed by its intermediates) and its PEM private key
     /// (PKCS#8, or traditional RSA/EC).
     ///
-    /// - Parameter passphrase: The key's passphrase if it is encrypted; `nil` by default.
+    /// - Parameters:
+    ///   - certificate: The certificate in PEM, optionally followed by its intermediates.
+    ///   - privateKey: The certificate's private key in PEM.
+    ///   - passphrase: The key's passphrase if it is encrypted; `nil` by default.
     public static func pem(certificate: String, privateKey: String, passphrase: String? = nil) -> ClientIdentity {
         ClientIdentity(format: .pem, certificate: Data(certificate.utf8), privateKey: Data(privateKey.utf8), passphrase: passphrase)
     }
 
     /// A PEM certificate file and its PEM key file, read now.
     ///
+    /// - Parameters:
+    ///   - certificate: A PEM file with the certificate, optionally followed by its intermediates.
+    ///   - privateKey: A PEM file with the certificate's private key.
+    ///   - passphrase: The key's passphrase if it is encrypted; `nil` by default.
     /// - Throws: ``RequestError/Code/fileIO`` when a file cannot be read.
     public static func pemFiles(certificate: URL, privateKey: URL, passphrase: String? = nil) throws(RequestError) -> ClientIdentity {
         ClientIdentity(
@@ -39,13 +46,18 @@ public struct ClientIdentity: Sendable, Hashable, CustomStringConvertible, Custo
 
     /// A PKCS#12 (`.p12`, `.pfx`) archive holding the certificate and its key.
     ///
-    /// - Parameter passphrase: The archive's passphrase; `nil` when it has none.
+    /// - Parameters:
+    ///   - archive: The archive's bytes.
+    ///   - passphrase: The archive's passphrase; `nil` when it has none.
     public static func pkcs12(_ archive: Data, passphrase: String?) -> ClientIdentity {
         ClientIdentity(format: .pkcs12, certificate: archive, privateKey: nil, passphrase: passphrase)
     }
 
     /// A PKCS#12 file, read now.
     ///
+    /// - Parameters:
+    ///   - file: The `.p12` or `.pfx` file.
+    ///   - passphrase: The archive's passphrase; `nil` when it has none.
     /// - Throws: ``RequestError/Code/fileIO`` when the file cannot be read.
     public static func pkcs12File(_ file: URL, passphrase: String?) throws(RequestError) -> ClientIdentity {
         .pkcs12(try CertificateBundle.read(file), passphrase: passphrase)

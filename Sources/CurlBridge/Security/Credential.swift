@@ -65,6 +65,7 @@ public struct Credential: Sendable, Hashable {
     /// Negotiate (Kerberos/SPNEGO) and curl's `NTLM_WB` (which runs an external `ntlm_auth`
     /// program) are deliberately not offered.
     public struct Schemes: OptionSet, Sendable, Hashable {
+        /// The set's bits: one per scheme.
         public let rawValue: Int
         /// Creates a set of schemes from its raw bits.
         public init(rawValue: Int) { self.rawValue = rawValue }

@@ -14,7 +14,9 @@ import Synchronization
 /// for try await chunk in streamed.body { player.append(chunk) }
 /// ```
 public struct ResponseBody: AsyncSequence, Sendable {
+    /// A chunk of the body, as it arrived (after content decoding).
     public typealias Element = Data
+    /// What iterating throws: the transfer's ``RequestError``.
     public typealias Failure = RequestError
 
     private let lifetime: StreamLifetime
