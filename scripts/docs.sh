@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The DocC documentation: builds the archives of CurlBridge (its catalog is
-# Sources/CurlBridge/CurlBridge.docc) and CurlBridgeTelemetry with swift-docc-plugin, and fails on
+# Sources/CurlBridge/CurlBridge.docc) and of the other products' modules (CurlBridgeTelemetry,
+# CurlBridgeTesting, CurlBridgeTestServer, CurlBridgeOpenAPI) with swift-docc-plugin, and fails on
 # any DocC warning — a broken ``symbol`` link, a parameter documented wrongly or not at all — and on
 # a code sample of the getting-started articles or the migration guide that the documentation tests
 # (Tests/CurlBridgeTests/Documentation) do not run line for line.
@@ -49,7 +50,8 @@ check_samples
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-swift package generate-documentation --target CurlBridge --target CurlBridgeTelemetry \
+swift package generate-documentation --target CurlBridge --target CurlBridgeTelemetry --target CurlBridgeTesting \
+    --target CurlBridgeTestServer --target CurlBridgeOpenAPI \
     --warnings-as-errors 2>&1 | tee "$log" || status=$?
 # DocC's own diagnostics; SwiftPM's notes about dependencies' unhandled files are not ours.
 if grep -E "^(warning|error): " "$log" | grep -vE "^warning: '[^']+': found [0-9]+ file\(s\) which are unhandled"; then

@@ -4,7 +4,7 @@ extension CurlBridgeClientTransport {
     /// What a ``CurlBridgeClientTransport`` adds to its client's configuration.
     public struct Configuration: Sendable {
         /// How much of a response body may wait unread before the transfer pauses;
-        /// ``BufferLimits`` (1 MiB, resuming at 256 KiB) by default.
+        /// `BufferLimits` (1 MiB, resuming at 256 KiB) by default.
         public var bufferLimits: BufferLimits
         /// Adjusts each request before it is sent, given the operation's `operationId`: per-operation
         /// timeouts, retry policy, credential or logger, which OpenAPI middleware cannot express.

@@ -4,7 +4,7 @@ import HTTPTypes
 import OpenAPIRuntime
 
 /// A swift-openapi-runtime `ClientTransport` that sends a generated client's requests through a
-/// CurlBridge ``AsyncClient``, with both bodies streamed.
+/// CurlBridge `AsyncClient`, with both bodies streamed.
 ///
 /// ```swift
 /// let transport = CurlBridgeClientTransport(transport: Transport(configuration: configuration))
@@ -19,14 +19,14 @@ import OpenAPIRuntime
 /// - a request body is uploaded while the runtime produces it, never held whole: with
 ///   `Content-Length` when its length is known, chunked (HTTP/1.1) otherwise. It can be sent once
 ///   only: a transfer that curl would need to start again after sending part of it fails with
-///   ``RequestError/Code/bodyNotRewindable``, and a ``RetryPolicy`` does not retry an operation
+///   `RequestError/Code/bodyNotRewindable`, and a `RetryPolicy` does not retry an operation
 ///   with a body (bodiless ones it does);
 /// - `send` returns as soon as the response head has arrived; the body follows as the caller reads
 ///   it, at most ``Configuration-swift.struct/bufferLimits`` ahead of the reader (the transfer
 ///   pauses beyond). Responses to `HEAD`, and `204` and `304` responses, have no body (`nil`);
 /// - cancelling the calling task, or the task reading the body, cancels the transfer; so does
 ///   dropping the response body before its end;
-/// - a failure is thrown as the ``RequestError`` itself, which the generated client wraps in a
+/// - a failure is thrown as the `RequestError` itself, which the generated client wraps in a
 ///   `ClientError` with the `RequestError` as its `underlyingError`. A response body that fails
 ///   while it is read throws the `RequestError` from the body's iteration. A non-2xx status is
 ///   not an error: the generated client returns it as the operation's response.
@@ -47,7 +47,7 @@ public struct CurlBridgeClientTransport: ClientTransport {
         self.configuration = configuration
     }
 
-    /// Creates a transport over a new ``AsyncClient`` of `transport`.
+    /// Creates a transport over a new `AsyncClient` of `transport`.
     ///
     /// - Parameters:
     ///   - transport: The transport to send through, usually shared with the rest of the app.
@@ -66,7 +66,7 @@ public struct CurlBridgeClientTransport: ClientTransport {
     ///   - operationID: The operation's `operationId`, passed to
     ///     ``Configuration-swift.struct/adaptRequest``.
     /// - Returns: The response head and its body; `nil` for a response that has none.
-    /// - Throws: ``RequestError``, including ``RequestError/Code/cancelled`` when the task is
+    /// - Throws: `RequestError`, including `RequestError/Code/cancelled` when the task is
     ///   cancelled.
     public func send(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String

@@ -3,13 +3,13 @@ import HTTPTypes
 import OpenAPIRuntime
 
 extension HTTPBody {
-    /// The runtime's body for `response`, streaming from its ``ResponseBody``, iterable once; `nil`
+    /// The runtime's body for `response`, streaming from its `ResponseBody`, iterable once; `nil`
     /// for a response that has none (to `HEAD`, or `204` and `304`), whose transfer is first
     /// read to its end.
     ///
     /// - Parameter decodesContentEncoding: Whether curl decodes the body, so that a
     ///   `Content-Length` of an encoded body does not count the bytes the reader gets.
-    /// - Throws: The transfer's ``RequestError`` while a bodiless response is read to its end.
+    /// - Throws: The transfer's `RequestError` while a bodiless response is read to its end.
     static func responseBody(
         of response: StreamingResponse, to method: HTTPRequest.Method, decodesContentEncoding: Bool
     ) async throws(RequestError) -> HTTPBody? {

@@ -1,6 +1,6 @@
 extension TestServer {
     /// Makes `token` the only bearer token `/token/resource?realm=<realm>` accepts (`nil`: none).
-    /// Realms are shared by every server in the process (see ``TokenRoutes``).
+    /// Realms are shared by every server in the process (see `TokenRoutes`).
     public func setValidToken(_ token: String?, realm: String) {
         TokenRoutes.realms.withLockedValue { $0[realm, default: TokenRoutes.Realm()].validToken = token }
     }

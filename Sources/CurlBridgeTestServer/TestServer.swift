@@ -31,9 +31,9 @@ import Synchronization
 /// - `/close-mid-body`: announces 1000 bytes, sends 100, closes the connection (HTTP/2: resets the stream).
 /// - `/never-respond`: reads the request and never answers.
 /// - `/basic-auth/USER/PASSWORD`, `/bearer-auth/TOKEN`, `/digest-auth/USER/PASSWORD`,
-///   `/ntlm-auth/USER`: see ``AuthRoutes``.
+///   `/ntlm-auth/USER`: the routes of `AuthRoutes` in this module.
 /// - `/token/resource?realm=R&hold=N`, `/token/refresh?realm=R`: bearer tokens that rotate, with
-///   server-side state per realm; see ``TokenRoutes``, ``setValidToken(_:realm:)``,
+///   server-side state per realm; see `TokenRoutes` in this module, ``setValidToken(_:realm:)``,
 ///   ``tokenRequests(realm:)`` and ``tokenRefreshes(realm:)``.
 /// - `/response-headers?Name=value&…`: `200` `"ok"` with each (percent-decoded) pair as a header.
 /// - `/redirect-to?url=…&status=302`: the status (300...399, default 302) with `Location: url`;

@@ -2,11 +2,12 @@ import CurlBridge
 import HTTPTypes
 import Synchronization
 
-/// Canned responses for a stubbed ``Transport``, and a record of every request it received.
+/// Canned responses for a stubbed `Transport`, and a record of every request it received.
 ///
 /// Register what each request gets — one response, a sequence of them, or a handler — and build
-/// any client over ``CurlBridge/Transport/init(configuration:responder:)``. Requests no route
-/// matches get the ``unmatched`` handler's answer (by default a `404` that names the request).
+/// any client over `Transport.init(configuration:responder:)`. Requests no route matches get the
+/// answer of the `unmatched` handler given to ``init(unmatched:)`` (by default a `404` that names
+/// the request).
 ///
 /// ```swift
 /// let stubs = StubResponder()
@@ -114,7 +115,7 @@ public final class StubResponder: Sendable {
 
 extension Transport {
     /// Creates a transport whose requests `responder` answers and records, with no network
-    /// connection (see ``CurlBridge/Transport/init(configuration:stub:)`` for what still runs).
+    /// connection (see `Transport.init(configuration:stub:)` for what still runs).
     ///
     /// - Parameters:
     ///   - configuration: The configuration, as for a transport on the network.
