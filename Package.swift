@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         // CurlBridgeOpenAPI only.
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.8.0"),
+        // The `cb` example command-line tool (Examples/cb) parses its arguments with it.
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
     ],
     targets: [
         // libcurl, found through pkg-config, with typed wrappers for its variadic calls.
@@ -115,6 +117,28 @@ let package = Package(
             name: "LegacyCallbacks",
             dependencies: ["CurlBridge", "CurlBridgeTestServer"],
             path: "Examples/LegacyCallbacks"
+        ),
+        // Examples that read as documentation (issue 12, part 5), each against the embedded server.
+        .executableTarget(
+            name: "PlayWhileDownloading",
+            dependencies: ["CurlBridge", "CurlBridgeTestServer"],
+            path: "Examples/PlayWhileDownloading"
+        ),
+        .executableTarget(
+            name: "ResumableDownloader",
+            dependencies: ["CurlBridge", "CurlBridgeTestServer"],
+            path: "Examples/ResumableDownloader"
+        ),
+        // `cb`, a curl-like command-line tool over CurlBridge (Examples/cb/README.md).
+        .executableTarget(
+            name: "cb",
+            dependencies: [
+                "CurlBridge",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Examples/cb",
+            exclude: ["README.md"]
         ),
         .testTarget(
             name: "CurlBridgeTestingTests",
