@@ -59,12 +59,18 @@ let streamed = try await client.stream(.get("resource/\(length)"), bufferLimits:
 }
 print("response \(streamed.status.code), \(streamed.headerFields[.contentLength] ?? "?") bytes announced; playing as they arrive")
 
-var player = Player()
-for try await chunk in streamed.body {
-    await player.append(chunk)
-    playedSoFar.store(player.played, ordering: .relaxed)
+/// Plays `body` as it arrives; the next chunk is read only once the player wants it.
+func play(_ body: ResponseBody) async throws -> Player {
+    var player = Player()
+    for try await chunk in body {
+        await player.append(chunk)
+        playedSoFar.store(player.played, ordering: .relaxed)
+    }
+    await player.finish()
+    return player
 }
-await player.finish()
+
+let player = try await play(streamed.body)
 await transport.shutdown()
 try await server.shutdown()
 

@@ -51,7 +51,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         case .hostNotFound: "the host name could not be resolved"
         case .connectFailed: "the connection was refused or the host unreachable"
         case .partialTransfer: "the server closed before sending the whole body (resume with --resume)"
-        case .httpError: "HTTP status 400 or more with --fail, or with -o (an error page is never saved)"
+        case .httpError: "HTTP status of 400 or more with --fail, or with -o (never saved)"
         case .fileError: "a local file could not be read or written"
         case .timeout: "a timeout: --connect-timeout, --max-time or an idle connection"
         case .tlsFailure: "TLS failed: handshake, protocol version, client certificate"

@@ -4,16 +4,16 @@ import Synchronization
 
 /// Ctrl-C (`SIGINT`): the first cancels the run, so that downloads stop cleanly and keep their
 /// partial files for `--resume`; a second one exits at once.
-final class Interrupt: Sendable {
+final class Interrupt {
     private let source: any DispatchSourceSignal
-    private let count = Atomic<Int>(0)
 
     /// Calls `cancel` on the first `SIGINT` while this lives.
     init(cancel: @escaping @Sendable () -> Void) {
         signal(SIGINT, SIG_IGN)
+        let presses = Presses()
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { [count] in
-            if count.add(1, ordering: .relaxed).newValue == 1 { cancel() } else { exit(ExitStatus.interrupted.rawValue) }
+        source.setEventHandler {
+            if presses.count() == 1 { cancel() } else { exit(ExitStatus.interrupted.rawValue) }
         }
         source.resume()
     }
@@ -21,4 +21,12 @@ final class Interrupt: Sendable {
     deinit {
         source.cancel()
     }
+}
+
+/// How many times Ctrl-C was pressed.
+private final class Presses: Sendable {
+    private let value = Atomic<Int>(0)
+
+    /// Counts one more press and returns the count.
+    func count() -> Int { value.add(1, ordering: .relaxed).newValue }
 }

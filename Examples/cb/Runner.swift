@@ -1,10 +1,8 @@
 import CurlBridge
-import HTTPTypes
 
 /// Runs a verb's transfers on one transport, at most `--parallel` at once, and returns the
 /// exit status: the first failure's, in command-line order.
 struct Runner: Sendable {
-    let method: HTTPRequest.Method
     let transfers: [Transfer]
     let configuration: Configuration
     let parallel: Int

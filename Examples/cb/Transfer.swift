@@ -28,7 +28,7 @@ struct Transfer: Sendable {
         if isVerbose { context.output.error(VerboseReport.command(request, context.configuration), from: index) }
         if let destination { return await download(to: destination, context) }
         let response: Response
-        do {
+        do throws(RequestError) {
             response = try await context.client.send(request)
         } catch {
             return report(error, context)
@@ -39,7 +39,7 @@ struct Transfer: Sendable {
                 from: index)
         }
         if failsOnHTTPError, response.status.code >= 400 {
-            context.output.error("cb: \(response.url): HTTP \(response.status.code) \(response.status.reasonPhrase)\n", from: index)
+            context.output.error("cb: \(response.url): HTTP \(response.status.code)\n", from: index)
             return .httpError
         }
         if includesHead || request.method == .head {
@@ -64,13 +64,16 @@ struct Transfer: Sendable {
             stale.discard()
             resumeFile.remove()
         }
-        let bar = context.bar, index = index
-        let progress: (@Sendable (TransferProgress) -> Void)? = bar.map { bar in { bar.update(index, $0) } }
-        do {
+        var progress: (@Sendable (TransferProgress) -> Void)?
+        if let bar = context.bar {
+            let index = index
+            progress = { bar.update(index, $0) }
+        }
+        do throws(RequestError) {
             let file = try await context.client.download(
                 request, to: destination, resumingFrom: resumeData,
                 options: DownloadOptions(createsIntermediateDirectories: createsDirectories), progress: progress)
-            bar?.complete(index)
+            context.bar?.complete(index)
             resumeFile.remove()
             if isVerbose {
                 context.output.error(VerboseReport.metrics(
@@ -83,7 +86,7 @@ struct Transfer: Sendable {
             }
             return .success
         } catch {
-            bar?.complete(index)
+            context.bar?.complete(index)
             if let resumeData = error.resumeData {
                 do throws(CommandFailure) {
                     try resumeFile.save(resumeData)

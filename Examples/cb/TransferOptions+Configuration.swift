@@ -8,7 +8,7 @@ extension TransferOptions {
     func configuration(for urls: [String]) throws(CommandFailure) -> Configuration {
         var configuration = Configuration()
         configuration.tls.disablesCertificateVerification = insecure
-        do {
+        do throws(RequestError) {
             if let cacert {
                 let authorities = try CertificateBundle(pemFile: URL(fileURLWithPath: cacert))
                 configuration.tls.trustRoots = .replacingSystem(with: authorities)

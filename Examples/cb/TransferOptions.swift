@@ -3,7 +3,7 @@ import Foundation
 
 /// The options every `cb` verb takes, curl's names where curl has them.
 struct TransferOptions: ParsableArguments {
-    @Option(name: .short, help: ArgumentHelp("Add a request header, 'Name: value'; repeatable.", valueName: "header"))
+    @Option(name: [.customShort("H"), .customLong("header")], help: ArgumentHelp("Add a request header, 'Name: value'; repeatable.", valueName: "header"))
     var headers: [String] = []
 
     @Option(name: [.short, .customLong("data")], help: ArgumentHelp(
@@ -36,7 +36,7 @@ struct TransferOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Trust only the certificate authorities in this PEM file.", valueName: "file"))
     var cacert: String?
 
-    @Flag(name: [.short, .customLong("insecure")], help: "Do not verify the server's certificate (pins still apply).")
+    @Flag(name: [.customShort("k"), .customLong("insecure")], help: "Do not verify the server's certificate (pins still apply).")
     var insecure = false
 
     @Flag(name: [.customShort("L"), .customLong("location")], help: "Follow redirects.")
@@ -60,7 +60,7 @@ struct TransferOptions: ParsableArguments {
     @Flag(name: [.short, .customLong("verbose")], help: "Print the equivalent curl command (secrets redacted) and the transfer's metrics to stderr.")
     var verbose = false
 
-    @Option(help: ArgumentHelp("Transfer at most N of the URLs at once (default 1).", valueName: "n"))
+    @Option(help: ArgumentHelp("Transfer at most N of the URLs at once.", valueName: "n"))
     var parallel = 1
 
     mutating func validate() throws {

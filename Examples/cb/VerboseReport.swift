@@ -20,7 +20,8 @@ enum VerboseReport {
         ].map { name, duration in "\(name) \(milliseconds(duration)) ms" }
         return """
             * \(version) \(status.code) from \(metrics.remoteAddress):\(metrics.remotePort) (local port \(metrics.localPort)), \
-            reused connection: \(metrics.reusedConnection ? "yes" : "no"), redirects: \(metrics.redirectCount), attempts: \(attempts)
+            reused connection: \(metrics.reusedConnection ? "yes" : "no"), redirects: \(metrics.redirectCount)\
+            \(attempts > 1 ? ", attempts: \(attempts)" : "")
             * time: \(phases.joined(separator: ", "))
             * bytes: sent \(metrics.bytesSent), received \(metrics.bytesReceived) and \(metrics.headerBytes) of headers
 

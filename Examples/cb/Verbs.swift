@@ -13,14 +13,16 @@ extension VerbCommand {
         let runner: Runner
         do throws(CommandFailure) {
             runner = Runner(
-                method: Self.method, transfers: options.transfers(Self.method, urls),
+                transfers: options.transfers(Self.method, urls),
                 configuration: try options.configuration(for: urls), parallel: options.parallel)
         } catch {
             StandardStream.error.write("cb: \(error.message)\n")
             throw ExitCode(error.status.rawValue)
         }
         let work = Task { await runner.run() }
-        let status = await withExtendedLifetime(Interrupt { work.cancel() }) { await work.value }
+        let interrupt = Interrupt { work.cancel() }
+        let status = await work.value
+        withExtendedLifetime(interrupt) {}
         if status != .success { throw ExitCode(status.rawValue) }
     }
 }

@@ -10,7 +10,7 @@ import Testing
         let key = UUID().uuidString
         let run = try await Cb().run(["get", "--retry", "2", "-v", "\(server.httpURL)flaky?key=\(key)&failures=2"])
         #expect(run.status == 0, "\(run)")
-        #expect(run.text == "ok after 2 failures", "\(run)")
+        #expect(run.text.hasPrefix("ok after 2 failures"), "\(run)")
         #expect(run.error.contains("attempts: 3"), "\(run)")
         #expect(FlakyRoute.requestCount(key: key) == 3)
     }
@@ -28,7 +28,8 @@ import Testing
         let cb = try Cb()
         let unfollowed = try await cb.run(["get", "-i", "\(server.httpURL)redirect/3"])
         #expect(unfollowed.status == 0, "\(unfollowed)")
-        #expect(unfollowed.text.hasPrefix("HTTP/1.1 302 Found\r\n"), "\(unfollowed)")
+        #expect(unfollowed.text.hasPrefix("HTTP/1.1 302\r\n"), "\(unfollowed)")
+        #expect(unfollowed.text.contains("Location: /redirect/2\r\n"), "\(unfollowed)")
 
         let followed = try await cb.run(["get", "-L", "-v", "\(server.httpURL)redirect/3"])
         #expect(followed.status == 0, "\(followed)")

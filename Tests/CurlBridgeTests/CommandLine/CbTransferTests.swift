@@ -35,7 +35,7 @@ import Testing
         #expect(resumed.status == 0, "\(resumed)")
         #expect(resumed.error.contains("* resuming at byte 400000"), "\(resumed)")
         #expect(resumed.error.contains("(resumed from byte 400000)"), "\(resumed)")
-        #expect(resumed.error.contains("'Range: bytes=400000-'"), "the curl command shows the range: \(resumed)")
+        #expect(resumed.error.contains("* HTTP/1.1 206 from"), "\(resumed)")
         expectSameBytes(try? Data(contentsOf: file), resourceBytes(count: 1_000_000))
         #expect(!FileManager.default.fileExists(atPath: resumeFile.path), "a finished download forgets its resume file")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
