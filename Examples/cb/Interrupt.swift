@@ -2,31 +2,53 @@ import Dispatch
 import Glibc
 import Synchronization
 
-/// Ctrl-C (`SIGINT`): the first cancels the run, so that downloads stop cleanly and keep their
-/// partial files for `--resume`; a second one exits at once.
+/// Ctrl-C (`SIGINT`): the first cancels the run's task, so that downloads stop cleanly and keep
+/// their partial files for `--resume`; a second one exits at once.
+///
+/// Installed before the task starts: a Ctrl-C that comes before ``attach(_:)`` cancels the task
+/// as soon as it is attached.
 final class Interrupt {
+    private let presses = Presses()
     private let source: any DispatchSourceSignal
 
-    /// Calls `cancel` on the first `SIGINT` while this lives.
-    init(cancel: @escaping @Sendable () -> Void) {
+    init() {
         signal(SIGINT, SIG_IGN)
-        let presses = Presses()
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler {
-            if presses.count() == 1 { cancel() } else { exit(ExitStatus.interrupted.rawValue) }
-        }
+        source.setEventHandler { [presses] in presses.press() }
         source.resume()
     }
+
+    /// The task a Ctrl-C cancels.
+    func attach(_ task: Task<ExitStatus, Never>) { presses.attach(task) }
 
     deinit {
         source.cancel()
     }
 }
 
-/// How many times Ctrl-C was pressed.
+/// The presses so far and the task they cancel, shared with the signal handler.
 private final class Presses: Sendable {
-    private let value = Atomic<Int>(0)
+    private struct State {
+        var count = 0
+        var task: Task<ExitStatus, Never>?
+    }
 
-    /// Counts one more press and returns the count.
-    func count() -> Int { value.add(1, ordering: .relaxed).newValue }
+    private let state = Mutex(State())
+
+    func attach(_ task: Task<ExitStatus, Never>) {
+        let pressed = state.withLock { state in
+            state.task = task
+            return state.count > 0
+        }
+        if pressed { task.cancel() }
+    }
+
+    func press() {
+        let (count, task) = state.withLock { state in
+            state.count += 1
+            return (state.count, state.task)
+        }
+        guard count == 1 else { exit(ExitStatus.interrupted.rawValue) }
+        task?.cancel()
+    }
 }

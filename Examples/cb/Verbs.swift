@@ -19,8 +19,9 @@ extension VerbCommand {
             StandardStream.error.write("cb: \(error.message)\n")
             throw ExitCode(error.status.rawValue)
         }
+        let interrupt = Interrupt()
         let work = Task { await runner.run() }
-        let interrupt = Interrupt { work.cancel() }
+        interrupt.attach(work)
         let status = await work.value
         withExtendedLifetime(interrupt) {}
         if status != .success { throw ExitCode(status.rawValue) }

@@ -23,9 +23,10 @@ struct Cb {
         var description: String { "exit \(status)\nstdout: \(text.prefix(2000))\nstderr: \(error.prefix(2000))" }
     }
 
-    /// Runs `cb arguments…` to its end.
-    func run(_ arguments: [String]) async throws -> Run {
-        try await Self.run(executable.url, arguments)
+    /// Runs `cb arguments…` to its end; `meanwhile` runs, on the thread that waits, once it has
+    /// started (given its process id, to signal it).
+    func run(_ arguments: [String], meanwhile: @escaping @Sendable (pid_t) -> Void = { _ in }) async throws -> Run {
+        try await Self.run(executable.url, arguments, meanwhile: meanwhile)
     }
 
     /// Runs `cb arguments…` under a pseudo-terminal (`script` from util-linux, which Debian always
@@ -43,7 +44,9 @@ struct Cb {
 
     /// Runs `executable` with both output pipes read to their ends at once (one on a thread of
     /// its own), so a child that fills one while the test reads the other cannot stall.
-    private static func run(_ executable: URL, _ arguments: [String]) async throws -> Run {
+    private static func run(
+        _ executable: URL, _ arguments: [String], meanwhile: @escaping @Sendable (pid_t) -> Void = { _ in }
+    ) async throws -> Run {
         try await onWorkerThread {
             Result { () throws -> Run in
                 let process = Process()
@@ -57,6 +60,7 @@ struct Cb {
                 let errorText = ErrorText()
                 let readingError = Thread { errorText.set(try? readToEnd(error.fileHandleForReading)) }
                 readingError.start()
+                meanwhile(process.processIdentifier)
                 let data = try readToEnd(output.fileHandleForReading)
                 process.waitUntilExit()
                 return Run(status: process.terminationStatus, output: data, error: errorText.wait())

@@ -117,3 +117,37 @@ func temporaryDirectory() throws -> URL {
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
+
+/// Ctrl-C in the middle of `cb get -o`: the download stops, keeps its bytes and its resume file,
+/// and `--resume` finishes it.
+@Suite(.hangGuard) struct CbInterruptTests {
+    @Test func ctrlCKeepsTheDownloadForResume() async throws {
+        let server = try await Fixture.server()
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("resource.bin")
+        let cb = try Cb()
+        // The server sends 300000 bytes and then nothing: once the partial file holds them all,
+        // Ctrl-C comes in the middle of the download whatever the machine's speed.
+        let sent = 300_000
+        let interrupted = try await cb.run(["get", "-o", file.path, "\(server.httpURL)resource/1000000?stall-after=\(sent)"]) { pid in
+            let deadline = ContinuousClock.now + .seconds(60)
+            while Self.partialBytes(in: directory) < sent, ContinuousClock.now < deadline { usleep(1000) }
+            kill(pid, SIGINT)
+        }
+        #expect(interrupted.status == 130, "\(interrupted)")
+        #expect(interrupted.error.contains("kept \(sent) bytes of \(file.path)"), "\(interrupted)")
+
+        let resumed = try await cb.run(["get", "--resume", "-o", file.path, "\(server.httpURL)resource/1000000"])
+        #expect(resumed.status == 0, "\(resumed)")
+        expectSameBytes(try? Data(contentsOf: file), resourceBytes(count: 1_000_000))
+    }
+
+    /// The size of the download's partial file in `directory`, 0 while there is none.
+    private static func partialBytes(in directory: URL) -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        guard let partial = names.first(where: { $0.hasSuffix(".curlbridge-partial") }) else { return 0 }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(partial).path)
+        return (attributes?[.size] as? NSNumber)?.intValue ?? 0
+    }
+}
