@@ -88,12 +88,12 @@ func run(baseURL: URL) -> Int32 {
         print("cancelled request: \(error.code)")
         ledger.finish("cancel", problem: error.code == .cancelled ? nil : "\(error.code)")
     }
-    Timer.scheduledTimer(withTimeInterval: 0.1, repeats: false) { _ in slow.cancel() }
+    _ = Timer.scheduledTimer(withTimeInterval: 0.1, repeats: false) { _ in slow.cancel() }
 
     // The main thread's run loop: timers, and the main queue where the handlers run.
     let deadline = Date(timeIntervalSinceNow: 60)
     while ledger.outstanding > 0, Date() < deadline {
-        RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.1))
+        _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.1))
     }
     var problems = ledger.problems
     if ledger.outstanding > 0 { problems.append("\(ledger.outstanding) requests never completed") }

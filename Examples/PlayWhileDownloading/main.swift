@@ -50,11 +50,12 @@ let transport = Transport(configuration: Configuration(baseURL: server.httpURL))
 let client = AsyncClient(transport: transport)
 
 // How far the download got ahead of the player, measured at each progress report: the bytes
-// received then, less the bytes played by the time the report is read (never more than the truth).
-let playedSoFar = Atomic<Int>(0)
+// received then, less the bytes the player had taken by the time the report is read (never more
+// than the truth).
+let takenSoFar = Atomic<Int>(0)
 let furthestAhead = Atomic<Int>(0)
 let streamed = try await client.stream(.get("resource/\(length)"), bufferLimits: limits) { progress in
-    let ahead = Int(progress.bytesReceived) - playedSoFar.load(ordering: .relaxed)
+    let ahead = Int(progress.bytesReceived) - takenSoFar.load(ordering: .relaxed)
     furthestAhead.max(ahead, ordering: .relaxed)
 }
 print("response \(streamed.status.code), \(streamed.headerFields[.contentLength] ?? "?") bytes announced; playing as they arrive")
@@ -63,8 +64,8 @@ print("response \(streamed.status.code), \(streamed.headerFields[.contentLength]
 func play(_ body: ResponseBody) async throws -> Player {
     var player = Player()
     for try await chunk in body {
+        takenSoFar.add(chunk.count, ordering: .relaxed)
         await player.append(chunk)
-        playedSoFar.store(player.played, ordering: .relaxed)
     }
     await player.finish()
     return player
@@ -74,8 +75,8 @@ let player = try await play(streamed.body)
 await transport.shutdown()
 try await server.shutdown()
 
-// Ahead of the player: the buffer's high watermark, plus what curl holds in its receive buffer
-// and the chunk it was delivering when the buffer filled.
+// Ahead of the player: the buffer's high watermark, plus the chunk curl was delivering when the
+// buffer filled (it holds it until there is room) and one receive buffer.
 let allowance = limits.highWatermark + 2 * transport.configuration.receiveBufferSize
 print("played \(player.played) bytes in \(player.framesPlayed) frames, \(player.mismatches) wrong")
 print("the download was at most \(furthestAhead.load(ordering: .relaxed)) bytes ahead of the player (allowed: \(allowance))")
