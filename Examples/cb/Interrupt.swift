@@ -1,5 +1,4 @@
-import Dispatch
-import Glibc
+import Foundation
 import Synchronization
 
 /// Ctrl-C (`SIGINT`): the first cancels the run's task, so that downloads stop cleanly and keep

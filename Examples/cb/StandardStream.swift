@@ -15,7 +15,7 @@ enum StandardStream: Int32, Sendable {
         data.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = Glibc.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = writeSome(rawValue, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 {
                     guard errno == EINTR else { return false }
                     continue
@@ -29,4 +29,9 @@ enum StandardStream: Int32, Sendable {
     /// Writes `text` as UTF-8.
     @discardableResult
     func write(_ text: String) -> Bool { write(Data(text.utf8)) }
+}
+
+/// `write(2)`, under a name the method above does not hide.
+private func writeSome(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
 }
