@@ -83,7 +83,7 @@ func run(baseURL: URL) -> Int32 {
 
     // A slow request, cancelled from a run-loop timer: the completion still runs, once.
     ledger.start()
-    let slow = client.send(.get("delay/5000")) { result in
+    let slow = client.send(.get("delay/30000")) { result in
         guard case .failure(let error) = result else { return ledger.finish("cancel", problem: "it was not cancelled") }
         print("cancelled request: \(error.code)")
         ledger.finish("cancel", problem: error.code == .cancelled ? nil : "\(error.code)")

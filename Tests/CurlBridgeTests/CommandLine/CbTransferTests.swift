@@ -101,6 +101,18 @@ import Testing
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "\(run)")
     }
 
+    @Test func parallelKeepsAtMostNTransfersAtOnce() async throws {
+        let server = try await Fixture.server()
+        // Two at a time over HTTP/1.1: two connections at most, each reused when its transfer ends.
+        let run = try await Cb().run(["get", "--parallel", "2"] + (0..<6).map { "\(server.httpURL)delay/\(50 * $0)" })
+        #expect(run.status == 0, "\(run)")
+        let connections = run.text.replacingOccurrences(of: "}{", with: "}\n{").split(separator: "\n").map {
+            try? JSONDecoder().decode(EchoReply.self, from: Data($0.utf8)).connectionID
+        }
+        #expect(connections.count == 6 && !connections.contains(nil), "\(run)")
+        #expect(Set(connections).count <= 2, "\(connections)")
+    }
+
     @Test func theFirstFailureInCommandLineOrderSetsTheExitCode() async throws {
         let server = try await Fixture.server()
         let run = try await Cb().run([
