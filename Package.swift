@@ -32,6 +32,8 @@ let package = Package(
         // DocC documentation: `swift package generate-documentation` (scripts/docs.sh). A plugin
         // only: nothing of it is linked into any product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // The `cb` example command-line tool (Examples/cb) parses its arguments with it.
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
     ],
     targets: [
         // libcurl, found through pkg-config, with typed wrappers for its variadic calls.
@@ -118,6 +120,28 @@ let package = Package(
             name: "LegacyCallbacks",
             dependencies: ["CurlBridge", "CurlBridgeTestServer"],
             path: "Examples/LegacyCallbacks"
+        ),
+        // Examples that read as documentation (issue 12, part 5), each against the embedded server.
+        .executableTarget(
+            name: "PlayWhileDownloading",
+            dependencies: ["CurlBridge", "CurlBridgeTestServer"],
+            path: "Examples/PlayWhileDownloading"
+        ),
+        .executableTarget(
+            name: "ResumableDownloader",
+            dependencies: ["CurlBridge", "CurlBridgeTestServer"],
+            path: "Examples/ResumableDownloader"
+        ),
+        // `cb`, a curl-like command-line tool over CurlBridge (Examples/cb/README.md).
+        .executableTarget(
+            name: "cb",
+            dependencies: [
+                "CurlBridge",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Examples/cb",
+            exclude: ["README.md"]
         ),
         .testTarget(
             name: "CurlBridgeTestingTests",

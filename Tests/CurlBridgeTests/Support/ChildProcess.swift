@@ -27,7 +27,7 @@ func runCurlCommand(_ command: String) async throws -> (status: Int32, output: D
 
 /// Reads `handle` to its end, retrying reads a signal interrupted: `readDataToEndOfFile()`
 /// crashes on `EINTR` (its `try!`), which a child that runs for seconds makes likely.
-private func readToEnd(_ handle: FileHandle) throws -> Data {
+func readToEnd(_ handle: FileHandle) throws -> Data {
     var data = Data()
     while true {
         do {
