@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# The demo: the three client styles, each against the embedded loopback server (no network).
+# The demo: the examples (the three client styles, streaming, resuming), each against the
+# embedded loopback server (no network) and each checking what it shows; then cb's help.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-system-packages.sh
-swift build --product BlockingWorkers
-swift build --product AsyncTasks
-swift build --product LegacyCallbacks
-for example in BlockingWorkers AsyncTasks LegacyCallbacks; do
+for example in BlockingWorkers AsyncTasks LegacyCallbacks PlayWhileDownloading ResumableDownloader cb; do
+    swift build --product "$example"
+done
+for example in BlockingWorkers AsyncTasks LegacyCallbacks PlayWhileDownloading ResumableDownloader; do
     echo
     echo "=== $example"
     "$(swift build --show-bin-path)/$example"
 done
+echo
+echo "=== cb (a curl-like tool: Examples/cb/README.md)"
+"$(swift build --show-bin-path)/cb" --help
