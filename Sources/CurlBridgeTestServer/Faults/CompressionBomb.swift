@@ -1,7 +1,12 @@
 /// Bodies that decode to at least 200 MiB of zeros from a few hundred KB or less, made once per
 /// process in memory by the hand-made encoders (no compression library involved).
 public enum CompressionBomb: String, CaseIterable, Sendable {
-    case gzip, brotli = "br", zstd
+    /// `Content-Encoding: gzip`.
+    case gzip
+    /// `Content-Encoding: br`.
+    case brotli = "br"
+    /// `Content-Encoding: zstd`.
+    case zstd
 
     /// The `Content-Encoding` token.
     public var contentEncoding: String { rawValue }
