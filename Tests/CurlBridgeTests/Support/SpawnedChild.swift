@@ -35,6 +35,7 @@ struct SpawnedChild {
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         // Its own process group, as `Process` does: a signal to the test runner's group is not its.
+        // Signal dispositions and mask are inherited, as with `Process` (SIGPIPE stays ignored).
         try Self.check(posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP)), "setflags")
 
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
