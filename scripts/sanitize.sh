@@ -24,7 +24,7 @@ failed=0
 for sanitizer in "${passes[@]}"; do
     case "$sanitizer" in
         thread) scratch=.build-tsan prefix=tsan options_var=TSAN_OPTIONS options="halt_on_error=0 second_deadlock_stack=1" ;;
-        address) scratch=.build-asan prefix=asan options_var=ASAN_OPTIONS options="halt_on_error=0 detect_leaks=0 detect_stack_use_after_return=1" ;;
+        address) scratch=.build-asan prefix=asan options_var=ASAN_OPTIONS options="halt_on_error=0 detect_leaks=0 detect_stack_use_after_return=1 suppressions=$PWD/scripts/asan-suppressions.txt" ;;
     esac
     reports=$(mktemp -d)
     log=$reports/test.log
@@ -42,7 +42,8 @@ for sanitizer in "${passes[@]}"; do
         swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" "$@" >"$log" 2>&1
     status=$?
     finished=$(date +%s)
-    count=$(cat "$reports/$prefix".* 2>/dev/null | grep -c -E "^(WARNING|ERROR): (ThreadSanitizer|AddressSanitizer)")
+    # TSan starts a report with "WARNING: ThreadSanitizer:", ASan with "==<pid>==ERROR: AddressSanitizer:".
+    count=$(cat "$reports/$prefix".* 2>/dev/null | grep -c -E "^(==[0-9]+==)?(WARNING|ERROR): (ThreadSanitizer|AddressSanitizer)")
     summary=$(grep -E "Test run with .* (passed|failed)|tests? (passed|failed)" "$log" | tail -2)
     echo "== $sanitizer: build $((built - start)) s, tests $((finished - built)) s, exit $status, $count sanitizer reports"
     echo "$summary"

@@ -49,21 +49,16 @@ struct Cb {
     ) async throws -> Run {
         try await onWorkerThread {
             Result { () throws -> Run in
-                let process = Process()
-                process.executableURL = executable
-                process.arguments = arguments
-                process.standardInput = FileHandle.nullDevice
-                let output = Pipe(), error = Pipe()
-                process.standardOutput = output
-                process.standardError = error
-                try process.run()
+                // Not Foundation's `Process`, whose `run()` can crash the test process (see `SpawnedChild`).
+                let child = try SpawnedChild(executable, arguments, capturingError: true)
                 let errorText = ErrorText()
-                let readingError = Thread { errorText.set(try? readToEnd(error.fileHandleForReading)) }
+                let error = child.error
+                let readingError = Thread { errorText.set(error.flatMap { try? readToEnd($0) }) }
                 readingError.start()
-                meanwhile(process.processIdentifier)
-                let data = try readToEnd(output.fileHandleForReading)
-                process.waitUntilExit()
-                return Run(status: process.terminationStatus, output: data, error: errorText.wait())
+                meanwhile(child.pid)
+                let data = try readToEnd(child.output)
+                let status = child.waitUntilExit()
+                return Run(status: status, output: data, error: errorText.wait())
             }
         }.get()
     }

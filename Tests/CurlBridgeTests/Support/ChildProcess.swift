@@ -7,15 +7,10 @@ import Foundation
 func runChildProcess(_ executable: URL, _ arguments: [String]) async throws -> (status: Int32, output: Data) {
     try await onWorkerThread {
         Result { () throws -> (status: Int32, output: Data) in
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = arguments
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let output = try readToEnd(pipe.fileHandleForReading)
-            process.waitUntilExit()
-            return (process.terminationStatus, output)
+            // Not Foundation's `Process`, whose `run()` can crash the test process (see `SpawnedChild`).
+            let child = try SpawnedChild(executable, arguments, capturingError: false)
+            let output = try readToEnd(child.output)
+            return (child.waitUntilExit(), output)
         }
     }.get()
 }
