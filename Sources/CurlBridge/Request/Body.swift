@@ -11,6 +11,12 @@ extension Request {
             case file(URL)
             /// A one-shot stream made while sending.
             case stream(BodyStream)
+
+            /// Whether it can be sent again from its start: bytes, files and forms can; streams cannot.
+            var isRewindable: Bool {
+                if case .stream = self { return false }
+                return true
+            }
         }
 
         let content: Content
@@ -38,10 +44,7 @@ extension Request {
 
         /// Whether the body can be sent again from its start (curl does on a retried connection):
         /// bytes, files and forms can; streams cannot.
-        public var isRewindable: Bool {
-            if case .stream = content { return false }
-            return true
-        }
+        public var isRewindable: Bool { content.isRewindable }
 
         /// Creates a body of bytes.
         public init(data: Data, contentType: String?) {

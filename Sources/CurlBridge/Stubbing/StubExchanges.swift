@@ -25,14 +25,14 @@ final class StubExchanges: @unchecked Sendable {
     /// Starts answering `request`; `submit` hands the answer back to the loop.
     func begin(
         id: UInt64, request: PreparedRequest, events: TransferEvents,
-        submit: @escaping @Sendable (UInt64, StubExchange.Answer) -> Void
+        submit: @escaping @Sendable (StubExchange.Answer) -> Void
     ) {
         let exchange = StubExchange(id: id, request: request, events: events)
         exchanges[id] = exchange
         inFlight.add(1, ordering: .relaxed)
         let handler = handler
         exchange.answering = Task {
-            submit(id, await Self.answer(request, handler: handler))
+            submit(await Self.answer(request, handler: handler))
         }
     }
 

@@ -391,7 +391,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// hands the request to its stub instead).
     private func begin(id: UInt64, request: PreparedRequest, events: TransferEvents) {
         if let stubs {
-            stubs.begin(id: id, request: request, events: events) { self.submit(.stubAnswered(id: id, $1)) }
+            stubs.begin(id: id, request: request, events: events) { self.submit(.stubAnswered(id: id, $0)) }
             return
         }
         let transfer: CurlTransfer
@@ -437,11 +437,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Removes the transfer from curl and reports its outcome: the only way a transfer ends.
     private func finish(_ transfer: CurlTransfer, _ outcome: Result<Response, RequestError>) {
         transfer.reportFinalProgress()
-        curl_multi_remove_handle(multi, transfer.easy.raw)
-        transfer.closeBody()
-        handles.recycle(transfer.easy, reusable: transfer.leavesHandleReusable)
-        transfers[transfer.id] = nil
-        inFlight.subtract(1, ordering: .relaxed)
+        release(transfer, reusingHandle: transfer.leavesHandleReusable)
         if !resentAfterClosingSession.isEmpty { resentAfterClosingSession.remove(transfer.id) }
         transfer.events.onComplete(outcome)
     }
@@ -449,13 +445,18 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Starts `transfer`'s request again, on a new handle (and so a new connection), as curl does
     /// for the other streams of a session that a GOAWAY closed; its events see one transfer.
     private func sendAgain(_ transfer: CurlTransfer) {
-        curl_multi_remove_handle(multi, transfer.easy.raw)
-        transfer.closeBody()
-        handles.recycle(transfer.easy, reusable: false)
-        transfers[transfer.id] = nil
-        inFlight.subtract(1, ordering: .relaxed)
+        release(transfer, reusingHandle: false)
         begin(id: transfer.id, request: transfer.request, events: transfer.events)
         if transfers[transfer.id] == nil { resentAfterClosingSession.remove(transfer.id) }  // it completed at once
+    }
+
+    /// Takes `transfer` out of curl and the table, and gives its handle back to the pool.
+    private func release(_ transfer: CurlTransfer, reusingHandle reusable: Bool) {
+        curl_multi_remove_handle(multi, transfer.easy.raw)
+        transfer.closeBody()
+        handles.recycle(transfer.easy, reusable: reusable)
+        transfers[transfer.id] = nil
+        inFlight.subtract(1, ordering: .relaxed)
     }
 
     private func completeFinishedTransfers() {

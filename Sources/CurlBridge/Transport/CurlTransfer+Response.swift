@@ -19,8 +19,7 @@ extension CurlTransfer {
     /// before any byte of a response. Safe means: no byte of a response arrived, no failure of our
     /// own, an idempotent request, a body that can be sent again.
     func failedOnClosingSession(_ result: CURLcode) -> Bool {
-        guard result == CURLE_HTTP2, !hasFailure, request.isIdempotent else { return false }
-        if case .stream? = request.body { return false }
+        guard result == CURLE_HTTP2, !hasFailure, request.isIdempotent, request.body?.isRewindable ?? true else { return false }
         return easy.info(long: CURLINFO_HEADER_SIZE) == 0
     }
 
