@@ -144,16 +144,9 @@ let package = Package(
             exclude: ["README.md"]
         ),
         .testTarget(
-            name: "CurlBridgeTestingTests",
-            dependencies: [
-                "CurlBridge", "CurlBridgeTesting", "CurlBridgeTestServer",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ]
-        ),
-        .testTarget(
             name: "CurlBridgeTests",
             dependencies: [
-                "CurlBridge", "CCurl", "CurlBridgeTestServer", "CurlBridgeTelemetry",
+                "CurlBridge", "CCurl", "CurlBridgeTestServer", "CurlBridgeTelemetry", "CurlBridgeTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),

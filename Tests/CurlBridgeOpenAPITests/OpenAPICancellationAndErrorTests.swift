@@ -77,7 +77,7 @@ import Testing
     @Test(arguments: Wire.allCases)
     func refusedConnectionIsConnectFailed(wire: Wire) async throws {
         let port = try RefusingPort()
-        let fixture = try await OpenAPIFixture(wire, serverURL: try port.url())
+        let fixture = try await OpenAPIFixture(wire, serverURL: URL(string: "https://127.0.0.1:\(port.port)/")!)
         let failure = try await requestError { _ = try await fixture.client.getJSON() }
         #expect(failure.code == .connectFailed)
         #expect(failure.url == "https://127.0.0.1:\(port.port)/json")

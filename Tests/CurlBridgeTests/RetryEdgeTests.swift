@@ -118,13 +118,10 @@ final class ScriptedServer: Sendable {
     }
 
     init(_ script: [Data]) throws {
-        let (descriptor, port) = try bindLoopbackSocket()
-        guard listen(descriptor, 16) == 0 else {
-            close(descriptor)
-            throw POSIXError(.EADDRINUSE)
-        }
+        let socket = try LoopbackSocket(listeningWithBacklog: 16)
+        let descriptor = socket.descriptor
         self.descriptor = descriptor
-        self.port = port
+        self.port = socket.port
         let served = self.served
         let thread = Thread {
             for answer in script {

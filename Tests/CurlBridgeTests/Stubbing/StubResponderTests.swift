@@ -4,11 +4,6 @@ import Foundation
 import HTTPTypes
 import Testing
 
-private struct User: Codable, Equatable {
-    var id: Int
-    var name: String
-}
-
 @Suite("StubResponder: canned responses and a request record, in all three styles")
 struct StubResponderTests {
     @Test("A canned JSON response decodes the same in every style; each request is recorded")
@@ -18,7 +13,7 @@ struct StubResponderTests {
         let transport = stubbedTransport(stubs)
 
         let viaAsync = try await AsyncClient(transport: transport).send(.get("users/42")).decode(User.self)
-        let viaCallback = try await sendWithCallback(CallbackClient(transport: transport), .get("users/42")).get().decode(User.self)
+        let viaCallback = try await ClientStyle.callback.send(.get("users/42"), through: transport).get().decode(User.self)
         let blocking = BlockingClient(transport: transport)
         let viaBlocking = try await onWorkerThread {
             Result { () throws(RequestError) in try blocking.send(.get("users/42")).decode(User.self) }
@@ -99,7 +94,7 @@ struct StubResponderTests {
         ])
         let transport = stubbedTransport(stubs)
         let policy = RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(1), maximumDelay: .milliseconds(1))
-        let response = try await style.send(.get("flaky").retries(policy), over: transport).get()
+        let response = try await style.send(.get("flaky").retries(policy), through: transport).get()
 
         #expect(String(decoding: response.body, as: UTF8.self) == "third time")
         #expect(response.attempts.count == 3)
@@ -110,19 +105,11 @@ struct StubResponderTests {
     func failuresSurfaceAsRequestErrors() async throws {
         let stubs = StubResponder()
         stubs.on(.get, "/v1/down", respond: .failure(RequestError(.hostNotFound, "no such host in the stub")))
-        let result = await sendWithCallback(CallbackClient(transport: stubbedTransport(stubs)), .get("down"))
+        let result = await ClientStyle.callback.send(.get("down"), through: stubbedTransport(stubs))
         let error = try #require(result.failure)
         #expect(error.code == .hostNotFound)
         #expect(error.message == "no such host in the stub")
         #expect(error.method == .get)
         #expect(error.url == "https://api.example.test/v1/down")
-    }
-}
-
-extension Result {
-    /// The failure, if any.
-    var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
     }
 }

@@ -67,7 +67,7 @@ struct StubTransferTests {
         let transport = Transport(configuration: Configuration(baseURL: stubBaseURL)) { _ in
             StubResponse().delayed(by: .seconds(3600))
         }
-        let result = await ClientStyle.async.send(.get("slow").timeout(total: .milliseconds(50)), over: transport)
+        let result = await ClientStyle.async.send(.get("slow").timeout(total: .milliseconds(50)), through: transport)
         #expect(result.failure?.code == .totalTimedOut)
     }
 
@@ -76,7 +76,7 @@ struct StubTransferTests {
         var configuration = Configuration(baseURL: stubBaseURL)
         configuration.maximumBodySize = 1000
         let transport = Transport(configuration: configuration) { _ in StubResponse(body: pattern(1001)) }
-        let result = await ClientStyle.callback.send(.get("big"), over: transport)
+        let result = await ClientStyle.callback.send(.get("big"), through: transport)
         #expect(result.failure?.code == .bodyTooLarge)
     }
 
@@ -139,7 +139,7 @@ struct StubTransferTests {
             return .text("unexpected")
         }
         let missing = URL(fileURLWithPath: "/nonexistent/\(UUID().uuidString)")
-        let result = await ClientStyle.blocking.send(.post("upload").body(fileAt: missing), over: transport)
+        let result = await ClientStyle.blocking.send(.post("upload").body(fileAt: missing), through: transport)
         #expect(result.failure?.code == .fileIO)
         #expect(asked.withLock { $0 } == false)
     }
