@@ -51,9 +51,7 @@ import Testing
         var chunks = 0
         var mismatches = 0
         for try await chunk in body {
-            for (index, byte) in chunk.enumerated() where byte != ExpectedBytes.resource(at: offset + Int64(index)) {
-                mismatches += 1
-            }
+            if !ExpectedBytes.isResource(chunk, at: offset) { mismatches += 1 }
             offset += Int64(chunk.count)
             chunks += 1
         }
@@ -71,9 +69,7 @@ import Testing
         var offset: Int64 = 0
         var mismatches = 0
         for try await chunk in body {
-            for (index, byte) in chunk.enumerated() where byte != ExpectedBytes.pattern(at: offset + Int64(index)) {
-                mismatches += 1
-            }
+            if !ExpectedBytes.isPattern(chunk, at: offset) { mismatches += 1 }
             offset += Int64(chunk.count)
         }
         #expect(offset == Int64(Self.size))
@@ -94,9 +90,7 @@ import Testing
         var mismatches = 0
         var iterator = body.makeAsyncIterator()
         while received < 300_000, let chunk = try await iterator.next() {
-            for (index, byte) in chunk.enumerated() where byte != ExpectedBytes.resource(at: received + Int64(index)) {
-                mismatches += 1
-            }
+            if !ExpectedBytes.isResource(chunk, at: received) { mismatches += 1 }
             received += Int64(chunk.count)
         }
         #expect(received == 300_000)

@@ -8,7 +8,7 @@ import Testing
 /// Basic, Bearer, Digest and NTLM credentials against the server's authentication routes, in
 /// every style; credentials never over plain http unless allowed; per-origin credentials.
 @Suite(.hangGuard) struct AuthenticationTests {
-    static let payload = Data((0..<200_000).map { UInt8(($0 * 13) % 256) })
+    static let payload = TestServer.patternBody(0..<200_000, version: 13)
 
     @Test(arguments: ClientStyle.allCases)
     func basicCredentialsAreSentAsUTF8Base64(style: ClientStyle) async throws {

@@ -14,7 +14,7 @@ import Testing
         #expect(get.path == "/echo/v1.43/containers/json")
         #expect(get.header("host") == ["docker.local"])
         #expect(get.clientAddress == nil)  // no IP peer: it came over the Unix socket
-        let payload = Data((0..<300_000).map { UInt8($0 % 256) })
+        let payload = TestServer.patternBody(0..<300_000)
         let post = try await style.send(.post("echo").body(payload), through: transport).get().echo()
         #expect(post.bodyData == payload)
         #expect(post.connectionID == get.connectionID)  // kept alive like a TCP connection

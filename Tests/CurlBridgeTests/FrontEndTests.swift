@@ -26,7 +26,7 @@ import Testing
     @Test(arguments: ClientStyle.allCases)
     func headersQueryAndBodyRoundTrip(style: ClientStyle) async throws {
         let transport = Fixture.transport(try await Fixture.server())
-        let payload = Data((0..<70_000).map { UInt8($0 % 256) })
+        let payload = TestServer.patternBody(0..<70_000)
         let request = Request.put("echo/upload").query("q", "a b").header("X-Trace", "abc 123")
             .body(payload, contentType: "application/x-test")
         let echo = try await style.send(request, through: transport).get().echo()
@@ -95,7 +95,7 @@ import Testing
     @Test(arguments: ClientStyle.allCases)
     func largeAndChunkedBodiesArriveWhole(style: ClientStyle) async throws {
         let transport = Fixture.transport(try await Fixture.server())
-        let expected = Data((0..<3_000_000).map { UInt8($0 % 251) })
+        let expected = TestServer.patternBody(0..<3_000_000)
         #expect(try await style.send(.get("bytes/3000000"), through: transport).get().body == expected)
         #expect(try await style.send(.get("chunked/3000000"), through: transport).get().body == expected)
     }

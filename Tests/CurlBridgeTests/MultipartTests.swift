@@ -8,7 +8,7 @@ import Testing
     /// A temporary file with `count` pattern bytes; removed by the caller.
     static func temporaryFile(count: Int) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("curlbridge-\(UUID().uuidString).bin")
-        try Data((0..<count).map { UInt8(($0 * 7) % 256) }).write(to: url)
+        try TestServer.patternBody(0..<count, version: 7).write(to: url)
         return url
     }
 

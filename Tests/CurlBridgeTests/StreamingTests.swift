@@ -15,7 +15,7 @@ import Testing
         #expect(outcome.error == nil)
         #expect(outcome.head?.status == .ok)
         #expect(outcome.head?.headerFields[.contentLength] == "3000000")
-        expectSameBytes(outcome.body, Data((0..<3_000_000).map { UInt8($0 % 251) }))
+        expectSameBytes(outcome.body, TestServer.patternBody(0..<3_000_000))
         #expect(outcome.chunks > 1)
         #expect(outcome.orderViolations == 0)
     }
@@ -112,7 +112,7 @@ import Testing
         let ceiling = Int64(limits.highWatermark + 2 * transport.configuration.receiveBufferSize)
         #expect(received.withLock { $0 } <= ceiling)
         #expect(Int64(outcome.body.count) <= ceiling)
-        #expect(outcome.body == Data((0..<outcome.body.count).map { UInt8($0 % 251) }))
+        #expect(outcome.body == TestServer.patternBody(0..<outcome.body.count))
     }
 
     @Test func droppingTheBodyCancelsTheTransfer() async throws {
@@ -213,7 +213,7 @@ import Testing
         #expect((try result?.get())?.status == .ok)
         let (_, violations, body) = state.withLock { $0 }
         #expect(violations == 0)
-        #expect(body == Data((0..<2_000_000).map { UInt8($0 % 251) }))
+        #expect(body == TestServer.patternBody(0..<2_000_000))
     }
 }
 

@@ -228,7 +228,7 @@ import Testing
 
     @Test(arguments: Wire.allCases)
     func uploadSinkCountsAndHashesTheBody(wire: Wire) async throws {
-        let payload = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 12) })
+        let payload = TestServer.patternBody(0..<3_000_000, version: 12)
         let response = try await Self.send(Request.put("upload-sink").body(payload), over: wire)
         let reply = try response.decode(UploadSinkReply.self)
         #expect(reply.method == "PUT")

@@ -6,7 +6,7 @@ import Testing
 
 /// Request bodies from files, async sequences and pull closures, in every style.
 @Suite(.hangGuard) struct UploadTests {
-    static let payload = Data((0..<3_000_000).map { UInt8(($0 * 7) % 256) })
+    static let payload = TestServer.patternBody(0..<3_000_000, version: 7)
 
     @Test(arguments: ClientStyle.allCases, [false, true])
     func fileIsStreamedWithItsLengthAndProgressReachesTheEnd(style: ClientStyle, tls: Bool) async throws {

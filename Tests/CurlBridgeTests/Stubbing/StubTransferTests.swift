@@ -1,5 +1,6 @@
 import CurlBridge
 import CurlBridgeTesting
+import CurlBridgeTestServer
 import Foundation
 import HTTPTypes
 import Synchronization
@@ -7,7 +8,7 @@ import Testing
 
 /// `count` bytes where byte `i` is `UInt8(i % 251)`.
 private func pattern(_ count: Int) -> Data {
-    Data((0..<count).map { UInt8($0 % 251) })
+    TestServer.patternBody(0..<count)
 }
 
 @Suite("Stubbed transport: bodies, timeouts, cancellation and the blocking guard")

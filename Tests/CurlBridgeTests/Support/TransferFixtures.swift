@@ -1,5 +1,6 @@
 @testable import CurlBridge
 import Crypto
+import CurlBridgeTestServer
 import Foundation
 import Synchronization
 import Testing
@@ -11,7 +12,7 @@ func resourceBytes(count: Int, version: Int = 1) -> Data {
 
 /// Bytes `offsets` of version `version` of a `/resource`.
 func resourceBytes(_ offsets: Range<Int>, version: Int) -> Data {
-    Data(offsets.map { UInt8(($0 + version) % 251) })
+    TestServer.patternBody(offsets, version: version)
 }
 
 /// Lowercase hex SHA-256 of `data`, as ``UploadSinkReply/sha256`` has it.
