@@ -19,6 +19,7 @@ fi
 run_timeout=${RUN_TIMEOUT:-600}
 
 scripts/ensure-system-packages.sh
+. scripts/test-settings.sh
 swift build --build-tests
 
 logs=$(mktemp -d "${TMPDIR:-/tmp}/curlbridge-flake-check.XXXXXX")

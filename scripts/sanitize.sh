@@ -19,6 +19,7 @@ case "$mode" in
     *) echo "usage: scripts/sanitize.sh [thread|address|all] [swift test arguments]" >&2; exit 2 ;;
 esac
 scripts/ensure-system-packages.sh >/dev/null
+. scripts/test-settings.sh
 
 failed=0
 for sanitizer in "${passes[@]}"; do

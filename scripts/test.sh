@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-system-packages.sh
+. scripts/test-settings.sh
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 swift build --build-tests 2>&1 | tee "$log"

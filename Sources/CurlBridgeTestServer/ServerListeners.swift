@@ -59,9 +59,16 @@ struct ServerListeners: Sendable {
         return EventLoopFuture.andAllComplete(closed, on: self.http.eventLoop)
     }
 
+    /// Every test of a run shares one server, and a run starts hundreds of connections within
+    /// milliseconds: a backlog of 256 overflowed, and an overflowed listener drops the handshake's
+    /// last ACK, so the client believes it connected and waits for an answer that never comes
+    /// (a total timeout "with 0 bytes received", a SOCKS5 or proxy failure two hops later). The
+    /// kernel caps the backlog at `net.core.somaxconn` (4096 on Debian 12); more accepts per
+    /// wake-up empty it faster.
     private static func bootstrap(on group: EventLoopGroup) -> ServerBootstrap {
         ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.backlog, value: 4096)
+            .serverChannelOption(.maxMessagesPerRead, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
     }
