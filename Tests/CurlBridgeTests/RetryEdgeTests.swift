@@ -64,7 +64,7 @@ struct RetryEdgeTests {
         #expect(outcome.error?.attempts.count == 1)
     }
 
-    /// A retryable 503 whose body is larger than `RequestLifecycle.holdLimit` (64 KiB) is
+    /// A retryable 503 whose body is larger than `RequestStateMachine.holdLimit` (64 KiB) is
     /// released to the stream consumer mid-body ("and is not retried", says the comment) — but
     /// `attemptEnded` still asks the policy, which retries: the consumer gets the 503's head and
     /// 100 000 bytes, then the 200's head and body in the same stream.

@@ -58,7 +58,7 @@ import Testing
             log.withLock { $0.append("head \(head.status.code) \(head.headerFields[.contentLength] ?? "")") }
             return nil
         }
-        events.onBodyChunk = { chunk in
+        events.body = ClosureBodySink { chunk in
             received.withLock { $0 += chunk.count }
             return .accept
         }
@@ -92,7 +92,7 @@ import Testing
         let pausedOnce = Mutex(false)
         let (steps, step) = AsyncStream<TransferStep>.makeStream()
         var events = TransferEvents { step.yield(.completed($0)) }
-        events.onBodyChunk = { chunk in
+        events.body = ClosureBodySink { chunk in
             // Refuse the first chunk: it must come back after resume, not be lost or doubled.
             let isFirst = pausedOnce.withLock { wasPaused in
                 defer { wasPaused = true }
@@ -128,7 +128,7 @@ import Testing
             step.yield(.head)
             return nil
         }
-        events.onBodyChunk = { chunk in
+        events.body = ClosureBodySink { chunk in
             received.withLock { $0 += chunk.count }
             return .accept
         }

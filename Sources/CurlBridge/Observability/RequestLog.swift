@@ -138,3 +138,17 @@ struct RequestLog: Sendable {
         return .string("\(sign)\(magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)")
     }
 }
+
+extension RequestLog: RequestObserver {
+    /// Logs the events that have a line; the request's own id is already in its metadata.
+    func observe(_ event: RequestEvent, id _: UInt64) {
+        switch event {
+        case .attemptStarted(let request, let attempt, let url): attemptStarted(request, attempt: attempt, url: url)
+        case .attemptEnded(let attempt, let outcome, let duration): attemptEnded(attempt: attempt, outcome: outcome, duration: duration)
+        case .redirected(let hop): redirected(hop)
+        case .retryScheduled(let record, let delay): retryScheduled(after: record, delay: delay)
+        case .completed(_, let result, let attempts, let duration): completed(result, attempts: attempts, duration: duration)
+        case .started, .receivedHead: break
+        }
+    }
+}

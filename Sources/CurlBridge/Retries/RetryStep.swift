@@ -49,8 +49,8 @@ enum RetryStep: Equatable {
     /// wait.
     private static func decideRetry(after outcome: AttemptOutcome, policy: RetryPolicy, situation: Situation) -> RetryStep {
         guard situation.attempt < policy.maximumAttempts else { return .deliver(denial: .attemptsExhausted) }
-        guard situation.isIdempotent else { return .deliver(denial: .notIdempotent) }
-        guard situation.isRewindable else { return .deliver(denial: .bodyNotRewindable) }
+        let facts = ResendRule.Facts(isIdempotent: situation.isIdempotent, isRewindable: situation.isRewindable)
+        if let denial = ResendRule.denial(.policyRetry, facts) { return .deliver(denial: denial.retryDenial) }
         let delay: Duration
         if let asked = retryAfter(outcome, now: situation.now) {
             guard asked <= policy.maximumRetryAfter else { return .deliver(denial: .retryAfterTooLong) }

@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 
 /// One request answered by a stub instead of curl: the stub's task works out the answer off the
-/// loop, then the loop delivers it — head, body chunks with pauses, final progress — through the
-/// same ``TransferEvents`` a curl transfer reports to. Confined to the loop, like a transfer.
+/// loop, then the loop plays it to the transfer's receiver — head, body pieces (pausing when the
+/// receiver pauses), end — as curl's callbacks report a transfer. Confined to the loop.
 final class StubExchange {
     /// The stub's answer, worked out off the loop.
     struct Answer: Sendable {
@@ -13,88 +13,90 @@ final class StubExchange {
         let bytesSent: Int64
     }
 
-    /// The largest body chunk offered to a streaming consumer at once.
+    /// The largest body piece offered at once.
     static let chunkSize = 64 << 10
 
-    let id: UInt64
+    /// Which begin this is, so an answer to an exchange that ended is told from one to its successor.
+    let token: UInt64
     let request: PreparedRequest
-    let events: TransferEvents
+    let receiver: any TransferReceiver
     /// Works out the answer; cancelled when the exchange ends first.
     var answering: Task<Void, Never>?
     private var answer: Answer?
-    private var headDelivered = false
-    /// Body bytes a streaming consumer has taken.
+    private var headPlayed = false
+    /// Body bytes the receiver has taken.
     private var delivered = 0
     private var isPaused = false
 
-    init(id: UInt64, request: PreparedRequest, events: TransferEvents) {
-        self.id = id
+    init(token: UInt64, request: PreparedRequest, receiver: any TransferReceiver) {
+        self.token = token
         self.request = request
-        self.events = events
+        self.receiver = receiver
     }
 
-    /// Records the answer and delivers what it can; the outcome when the exchange is over, `nil`
-    /// while a consumer holds the body paused.
-    func receive(_ answer: Answer) -> Result<Response, RequestError>? {
+    /// Records the answer and plays what it can; the end when the exchange is over, `nil` while
+    /// the receiver holds the body paused.
+    func receive(_ answer: Answer) -> TransferEnd? {
         self.answer = answer
-        return isPaused ? nil : deliver()
+        return isPaused ? nil : play()
     }
 
-    /// Stops offering body chunks until ``resume()``.
+    /// Stops offering body pieces until ``resume()``.
     func pause() {
         isPaused = true
     }
 
-    /// Offers the body again; the outcome when that ends the exchange.
-    func resume() -> Result<Response, RequestError>? {
+    /// Offers the body again; the end when that ends the exchange.
+    func resume() -> TransferEnd? {
         isPaused = false
-        return answer == nil ? nil : deliver()
+        return answer == nil ? nil : play()
     }
 
-    /// Reports the final byte counts, as a transfer does just before its outcome.
-    func reportFinalProgress() {
-        guard let onProgress = events.onProgress else { return }
+    /// The final byte counts, when the receiver wants progress.
+    func finalProgress() -> TransferProgress? {
+        guard receiver.wantsProgress else { return nil }
         let sent = answer?.bytesSent ?? 0
         let received = Int64(responseBody?.count ?? 0)
-        onProgress(TransferProgress(
-            bytesReceived: received, expectedBytesToReceive: received, bytesSent: sent, expectedBytesToSend: sent))
+        return TransferProgress(bytesReceived: received, expectedBytesToReceive: received, bytesSent: sent, expectedBytesToSend: sent)
     }
 
-    /// The head, then the body (to the consumer, or collected), then the response.
-    private func deliver() -> Result<Response, RequestError>? {
+    /// The head, then the body, then the end.
+    private func play() -> TransferEnd? {
         guard let answer else { return nil }
         let reply: StubResponse
         switch answer.reply {
         case .success(let response): reply = response
-        case .failure(let error): return .failure(error.attributed(to: request.method, url: request.url))
+        case .failure(let error): return end(.failure(error))
         }
         let head = ResponseHead(
             status: reply.status, headerFields: Self.completed(reply), httpVersion: reply.httpVersion, url: request.url)
-        if !headDelivered {
-            headDelivered = true
-            if let refusal = events.onResponseHead?(head) { return .failure(refusal.attributed(to: request.method, url: request.url)) }
-        }
         let body = responseBody ?? Data()
-        if let consume = events.onBodyChunk {
-            while delivered < body.count {
-                let end = min(delivered + Self.chunkSize, body.count)
-                let verdict = body[delivered..<end].withUnsafeBytes { consume($0) }
-                switch verdict {
-                case .accept: delivered = end
-                case .pause:
-                    isPaused = true
-                    return nil
-                case .fail(let error): return .failure(error.attributed(to: request.method, url: request.url))
-                }
+        if !headPlayed {
+            headPlayed = true
+            let declared = head.headerFields[.contentLength].flatMap { Int64($0) }
+            if let refusal = receiver.transferWillReceiveBody(declaredLength: declared, status: reply.status.code) {
+                return end(.failure(refusal))
             }
-            return .success(response(head, body: Data(), reply: reply))
+            if receiver.wantsHeads, let refusal = receiver.transferReceivedHead(head) { return end(.failure(refusal)) }
         }
-        guard body.count <= request.maximumBodySize else {
-            return .failure(RequestError(
-                .bodyTooLarge, "the body exceeds the in-memory cap of \(request.maximumBodySize) bytes",
-                method: request.method, url: request.url))
+        while delivered < body.count {
+            let next = min(delivered + Self.chunkSize, body.count)
+            switch body[delivered..<next].withUnsafeBytes({ receiver.transferReceivedBody($0) }) {
+            case .accept:
+                delivered = next
+            case .pause:
+                isPaused = true
+                return nil
+            case .fail(let error):
+                return end(.failure(error))
+            }
         }
-        return .success(response(head, body: body, reply: reply))
+        return end(.success(response(head, reply: reply)))
+    }
+
+    /// The exchange's end with `result`, its failure attributed to the request.
+    private func end(_ result: Result<Response, RequestError>) -> TransferEnd {
+        TransferEnd(result: result.mapError { $0.attributed(to: request.method, url: request.url) }, finalProgress: finalProgress())
     }
 
     /// The body the response has: none for `HEAD`.
@@ -103,14 +105,15 @@ final class StubExchange {
         return request.method == .head ? Data() : reply.body
     }
 
-    private func response(_ head: ResponseHead, body: Data, reply: StubResponse) -> Response {
+    /// The response, its body left to the receiver's sink, as curl would describe it.
+    private func response(_ head: ResponseHead, reply: StubResponse) -> Response {
         let received = Int64(responseBody?.count ?? 0)
         let metrics = TransferMetrics(
             nameLookup: .zero, connect: .zero, tlsHandshake: .zero, preTransfer: .zero, firstByte: reply.delay,
             total: reply.delay, bytesSent: answer?.bytesSent ?? 0, bytesReceived: received, headerBytes: 0,
             reusedConnection: false, localPort: 0, remoteAddress: "", remotePort: 0)
         return Response(
-            status: head.status, headerFields: head.headerFields, body: body, url: head.url,
+            status: head.status, headerFields: head.headerFields, body: Data(), url: head.url,
             httpVersion: head.httpVersion, metrics: metrics, requestMethod: request.method, requestAccept: request.accept)
     }
 

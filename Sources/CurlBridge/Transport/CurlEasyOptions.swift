@@ -34,7 +34,7 @@ struct CurlEasyOptions: Sendable {
     func apply(to easy: CurlEasyHandle, url: String) throws(RequestError) -> CurlTLSOptions.HostPolicy {
         try easy.set(CURLOPT_NOSIGNAL, 1)
         try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
-        // Redirects are followed above curl (RequestLifecycle), never by curl itself, so curl's
+        // Redirects are followed above curl (RequestStateMachine), never by curl itself, so curl's
         // list of protocols it may redirect to (`CURLOPT_REDIR_PROTOCOLS_STR`) never applies.
         try easy.set(CURLOPT_FOLLOWLOCATION, 0)
         try easy.set(CURLOPT_HTTP_VERSION, httpVersion)

@@ -13,14 +13,12 @@ extension CurlTransfer {
     }
 
     /// Whether curl failed this transfer, with `result`, only because the HTTP/2 session it was
-    /// queued on was closing — and sending it again is safe. libcurl 7.88 sends the requests of
+    /// queued on was closing, before any byte of a response. libcurl 7.88 sends the requests of
     /// streams a GOAWAY refused again on a new connection, except the one whose transfer finds the
-    /// session with no stream left (`should_close_session`): that one fails with CURLE_HTTP2
-    /// before any byte of a response. Safe means: no byte of a response arrived, no failure of our
-    /// own, an idempotent request, a body that can be sent again.
+    /// session with no stream left (`should_close_session`): that one fails with CURLE_HTTP2.
+    /// Whether it may go again is ``ResendRule``'s to say.
     func failedOnClosingSession(_ result: CURLcode) -> Bool {
-        guard result == CURLE_HTTP2, !hasFailure, request.isIdempotent, request.body?.isRewindable ?? true else { return false }
-        return easy.info(long: CURLINFO_HEADER_SIZE) == 0
+        result == CURLE_HTTP2 && easy.info(long: CURLINFO_HEADER_SIZE) == 0
     }
 
     /// curl's timings, sizes and connection facts for this transfer.

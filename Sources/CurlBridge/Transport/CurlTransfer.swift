@@ -1,78 +1,70 @@
 import Foundation
 internal import CCurl
 
-/// One request in flight: its easy handle, what it has received so far, and its events.
+/// One request's transfer in curl: its easy handle, configured from the prepared request, and the
+/// C callbacks that hand what curl does to the transfer's ``TransferReceiver``.
 ///
-/// Not `Sendable`: created, driven and finished on its transport's queue. curl's callbacks find it
-/// through an unretained pointer; the loop's table keeps it alive while curl holds that pointer.
+/// Mechanism: what to do with a head, a body or a failure is the receiver's; what may be sent
+/// twice is ``ResendRule``'s; when a `401` is final is ``ChallengeHold``'s; idleness is
+/// ``IdleClock``'s and progress pacing ``ProgressThrottle``'s.
+///
+/// Not `Sendable`: created, driven and finished on its transport's loop. curl's callbacks find it
+/// through an unretained pointer; the engine's table keeps it alive while curl holds that pointer.
 final class CurlTransfer {
-    /// The transfer's number within its loop.
+    /// The number of the request it belongs to.
     let id: UInt64
     /// The request being sent.
     let request: PreparedRequest
-    /// The owner's callbacks.
-    let events: TransferEvents
+    /// Where it reports.
+    let receiver: any TransferReceiver
     /// The curl handle.
     let easy: CurlEasyHandle
     /// Whether the request's host is pinned by certificate (telling a pinning mismatch from an
     /// untrusted certificate when verification fails).
     private let pinsCertificates: Bool
-    /// The body collected so far, when no ``TransferEvents/onBodyChunk`` consumer takes it.
-    private var body = Data()
     /// Where curl's read callback takes the request body from, unless curl sends it itself.
     private var bodyReader: RequestBodyReader?
-    /// Why the transfer must fail even if curl says it succeeded (body too large, a consumer's or
-    /// a body source's failure).
+    /// Why the transfer must fail even if curl says it succeeded (a refused head or body, a
+    /// body source's failure, a re-send refused).
     private var failure: RequestError?
-    /// Whether the transfer must fail whatever curl says.
-    var hasFailure: Bool { failure != nil }
-    /// Whether the final response head has been delivered.
-    private var headDelivered = false
     /// Checks every header line curl receives.
     private var headGuard: ResponseHeadGuard
     /// The latest response head's fields, from the lines the guard accepted.
     private var responseFields = ResponseFieldCollector()
-    /// When a byte last moved (`MonotonicClock` nanoseconds), for the idle timeout.
-    private(set) var lastActivity: UInt64
+    /// Whether the final head has been handed to the receiver.
+    private var headDelivered = false
+    /// A `401` waiting while curl may answer its challenge.
+    private var challenge = ChallengeHold()
+    /// The idle timeout, if the request has one.
+    var idleClock: IdleClock?
+    /// When progress is worth reporting.
+    private var progressThrottle = ProgressThrottle()
+    /// Whether curl has started sending the request once.
+    private var hasStartedSending = false
+    /// The guard's status-line count when curl last started sending.
+    private var statusLinesAtLastSend = 0
+    /// How many times curl sent the request again after no answer.
+    private var unansweredResends = 0
     /// Whether the easy handle may serve another transfer once this one ends: not after a request
     /// with its own `Host` header, whose host curl keeps on the handle for matching cookies across
     /// `curl_easy_reset` (CVE-2026-6276, unpatched in libcurl 7.88.1-10+deb12u15).
     let leavesHandleReusable: Bool
-    /// Whether receiving is paused, by the body consumer or the handle.
+    /// Whether receiving is paused, by the body sink or the caller.
     private var isReceivePaused = false
     /// Whether sending is paused, waiting for a body stream's producer.
     private var isSendPaused = false
-    /// The progress counters last seen, to tell movement from mere progress calls.
-    private var lastReportedSent: curl_off_t = 0
-    private var lastReportedReceived: curl_off_t = 0
-    /// When progress was last reported (`MonotonicClock` nanoseconds), for throttling.
-    private var lastProgressReport: UInt64 = 0
+    /// Whether this transfer started its body's stream, and so may close it: a request sent twice
+    /// shares one stream, which belongs to the send that started it.
+    private var ownsBodyStream = false
 
     /// Whether the transfer waits for its consumer or its body's producer: then it is never idle.
     var isPaused: Bool { isReceivePaused || isSendPaused }
 
-    /// Whether the connection phase is over (curl records the pre-transfer moment as it happens).
-    /// Until then the transfer waits for a connection or is connecting: the connect timeout, not
-    /// the idle timeout, applies.
-    var hasConnected: Bool { easy.info(offset: CURLINFO_PRETRANSFER_TIME_T) > 0 }
-
-    /// When the transfer began (`MonotonicClock` nanoseconds); curl's own timings count from about then.
-    private let startedAt: UInt64
-
-    /// When the idle clock last started: the last byte moved, or the connection completing
-    /// (curl's pre-transfer moment), whichever is later.
-    var idleSince: UInt64 {
-        let connectedAfter = UInt64(max(0, easy.info(offset: CURLINFO_PRETRANSFER_TIME_T))) &* 1000
-        return max(lastActivity, startedAt &+ connectedAfter)
-    }
-
-    /// Whether an idle check found the transfer still waiting for a connection (the loop starts
-    /// its idle clock at the first check that finds it connected).
-    var waitedForConnection = false
-
-    /// Restarts the idle clock.
-    func noteActivity() {
-        lastActivity = MonotonicClock.now
+    /// Nanoseconds from the start to curl's pre-transfer moment (the connection phase over);
+    /// `nil` while waiting for a connection or connecting.
+    var connectedAfter: UInt64? {
+        let microseconds = easy.info(offset: CURLINFO_PRETRANSFER_TIME_T)
+        return microseconds > 0 ? UInt64(microseconds) &* 1000 : nil
     }
 
     /// Creates a transfer on `easy` (fresh, or reset by its pool), configured and ready to join a
@@ -80,15 +72,14 @@ final class CurlTransfer {
     ///
     /// - Throws: ``RequestError`` if curl refuses an option.
     init(
-        id: UInt64, request: PreparedRequest, events: TransferEvents, options: CurlEasyOptions, easy: CurlEasyHandle
+        id: UInt64, request: PreparedRequest, receiver: any TransferReceiver, options: CurlEasyOptions, easy: CurlEasyHandle
     ) throws(RequestError) {
         self.id = id
         self.request = request
-        self.events = events
+        self.receiver = receiver
         self.easy = easy
-        self.lastActivity = MonotonicClock.now
-        self.startedAt = lastActivity
         self.headGuard = ResponseHeadGuard(limit: request.maximumHeaderSize)
+        idleClock = request.idleTimeoutNanoseconds.map { IdleClock(limit: $0, now: MonotonicClock.now) }
         leavesHandleReusable = !request.headerLines.contains { $0.isCurlHeaderLine(named: "host") }
         self.bodyReader = try RequestBodyReader(request.body)
         pinsCertificates = try options.apply(to: easy, url: request.url).pinsCertificates
@@ -102,12 +93,7 @@ final class CurlTransfer {
         closeBody()
     }
 
-    /// Whether this transfer started its body's stream, and so may close it: a request sent twice
-    /// shares one stream, which belongs to the send that started it.
-    private var ownsBodyStream = false
-
-    /// Closes the body file, or stops the body stream's producer; called when the transfer ends,
-    /// before its outcome is reported.
+    /// Closes the body file, or stops the body stream's producer; called when the transfer ends.
     func closeBody() {
         if case .stream? = bodyReader, !ownsBodyStream {
             bodyReader = nil
@@ -203,7 +189,7 @@ final class CurlTransfer {
         }
         // curl's own MIME reader sends multipart bodies, so no callback of ours sees those bytes:
         // the progress counters are then what tells the idle timeout that the upload moves.
-        if events.onProgress != nil || request.isMultipart {
+        if receiver.wantsProgress || request.isMultipart {
             try easy.set(CURLOPT_NOPROGRESS, 0)
             try easy.check(ccurl_easy_setopt_xferinfo_function(easy.raw) { context, downloadTotal, downloaded, uploadTotal, uploaded in
                 guard let context else { return 0 }
@@ -215,48 +201,39 @@ final class CurlTransfer {
         }
     }
 
-    // MARK: Callbacks (on the queue, inside curl_multi_perform)
+    // MARK: Callbacks (on the loop, inside curl_multi_perform)
 
-    /// Takes body bytes: hands them to the consumer, or collects them under the size cap.
-    private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        lastActivity = MonotonicClock.now
-        guard deliverPendingHead() else { return 0 }
-        if let consumer = events.onBodyChunk {
-            switch consumer(bytes) {
-            case .accept:
-                return bytes.count
-            case .pause:
-                isReceivePaused = true
-                return ccurl_writefunc_pause
-            case .fail(let error):
-                failure = error.attributed(to: request.method, url: request.url)
-                return 0  // curl stops the transfer with CURLE_WRITE_ERROR
-            }
-        }
-        guard body.count + bytes.count <= request.maximumBodySize else {
-            failure = RequestError(
-                .bodyTooLarge, "the body exceeds the in-memory cap of \(request.maximumBodySize) bytes",
-                method: request.method, url: request.url)
-            return 0  // curl stops the transfer with CURLE_WRITE_ERROR
-        }
-        if body.isEmpty {
-            let announced = easy.info(offset: CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
-            if announced > 0 { body.reserveCapacity(Int(min(announced, Int64(request.maximumBodySize)))) }
-        }
-        body.append(bytes.bindMemory(to: UInt8.self))
-        return bytes.count
+    /// A byte moved: restarts the idle clock.
+    private func noteActivity() {
+        idleClock?.noteActivity(at: MonotonicClock.now)
     }
 
-    /// Checks the line (``ResponseHeadGuard``) and notes header activity; at the blank line ending
-    /// a final (non-1xx) head, refuses a declared body larger than the in-memory cap, then delivers
-    /// the head — except a `401` that curl may answer with credentials, which waits (see ``pendingHead``).
+    /// Hands body bytes to the receiver, after a held `401` head that turned out final.
+    private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        noteActivity()
+        if let head = challenge.release(), !deliver(head) { return 0 }
+        switch receiver.transferReceivedBody(bytes) {
+        case .accept:
+            return bytes.count
+        case .pause:
+            isReceivePaused = true
+            return ccurl_writefunc_pause
+        case .fail(let error):
+            failure = error.attributed(to: request.method, url: request.url)
+            return 0  // curl stops the transfer with CURLE_WRITE_ERROR
+        }
+    }
+
+    /// Checks the line (``ResponseHeadGuard``); at the blank line ending a final (non-1xx) head,
+    /// lets the receiver refuse the declared body, then delivers the head — unless it is a `401`
+    /// curl may still answer (``ChallengeHold``). Returning less than the line stops curl.
     private func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
-        lastActivity = MonotonicClock.now
+        noteActivity()
         switch headGuard.inspect(line) {
         case .accept:
             break
         case .finalHeadEnded(let status, let declaredLength):
-            if let refusal = refusal(ofDeclaredLength: declaredLength, status: status) {
+            if let refusal = receiver.transferWillReceiveBody(declaredLength: declaredLength, status: status) {
                 failure = refusal
                 return 0  // curl stops the transfer with CURLE_WRITE_ERROR
             }
@@ -265,11 +242,9 @@ final class CurlTransfer {
             return 0
         }
         responseFields.take(line)
-        guard !headDelivered, events.onResponseHead != nil else { return line.count }
+        guard !headDelivered, receiver.wantsHeads else { return line.count }
         if line.count > 2 {
-            // A status line after a held-back 401: curl answered the challenge, so that head was
-            // not the final one (its body, if any, curl read and dropped).
-            if pendingHead != nil, line.starts(with: "HTTP/".utf8) { pendingHead = nil }
+            if line.starts(with: "HTTP/".utf8) { challenge.statusLineArrived() }
             return line.count
         }
         let code = easy.info(long: CURLINFO_RESPONSE_CODE)
@@ -277,28 +252,25 @@ final class CurlTransfer {
         let head = ResponseHead(
             status: .init(code: code), headerFields: responseFields.fields, httpVersion: readHTTPVersion(),
             url: easy.info(string: CURLINFO_EFFECTIVE_URL))
-        if code == 401, request.authentication != nil {
-            pendingHead = head
+        if ChallengeHold.holds(status: code, curlAnswersChallenges: request.authentication != nil) {
+            challenge.hold(head)
             return line.count
         }
         return deliver(head) ? line.count : 0  // 0: curl stops the transfer with CURLE_WRITE_ERROR
     }
 
-    /// Why a final head's declared body cannot be taken, if it cannot: a body collected in memory
-    /// whose `Content-Length` is above the cap fails before a byte of it is read.
-    private func refusal(ofDeclaredLength length: Int64?, status: Int) -> RequestError? {
-        guard let length, length > request.maximumBodySize, events.onBodyChunk == nil,
-              request.method != .head, status != 204, status != 304 else { return nil }
-        return RequestError(
-            .bodyTooLarge, "the response declares \(length) body bytes, above the in-memory cap of \(request.maximumBodySize) bytes",
-            method: request.method, url: request.url)
+    /// Hands the final head to the receiver; `false` (and the failure recorded) when refused.
+    private func deliver(_ head: ResponseHead) -> Bool {
+        headDelivered = true
+        guard let refusal = receiver.transferReceivedHead(head) else { return true }
+        failure = refusal.attributed(to: request.method, url: request.url)
+        return false
     }
 
-    /// Decides whether curl may send the request (again): curl sends a request once more, on a
-    /// fresh connection, when a reused connection closed before any byte of an answer. The server
-    /// may have processed it, so that happens once for an idempotent request and never for
-    /// another — a `POST` is never sent twice. A send after an answer (curl answering an
-    /// authentication challenge) is not such a repeat.
+    /// Decides, with ``ResendRule``, whether curl may send the request again: curl sends a
+    /// request once more, on a fresh connection, when a reused connection closed before any byte
+    /// of an answer. A send after an answer (curl answering an authentication challenge) is not
+    /// such a repeat.
     private func mayStartSending() -> Bool {
         defer { statusLinesAtLastSend = headGuard.statusLines }
         guard hasStartedSending else {
@@ -306,49 +278,34 @@ final class CurlTransfer {
             return true
         }
         guard headGuard.statusLines == statusLinesAtLastSend else { return true }
+        let occasion = ResendRule.Occasion.unansweredOnReusedConnection(previousResends: unansweredResends)
         unansweredResends += 1
-        if request.isIdempotent, unansweredResends <= 1 { return true }
-        failure = RequestError(
-            .connectionLost,
-            request.isIdempotent
-                ? "the connection closed before any answer, twice"
-                : "the connection closed before any answer; a \(request.method.rawValue) request is not sent twice",
-            method: request.method, url: request.url)
+        guard let denial = ResendRule.denial(occasion, ResendRule.Facts(request)) else { return true }
+        failure = Self.refusedResend(denial, of: request)
         return false
     }
 
-    /// Whether curl has started sending the request once.
-    private var hasStartedSending = false
-    /// The guard's status-line count when curl last started sending.
-    private var statusLinesAtLastSend = 0
-    /// How many times curl sent the request again after no answer.
-    private var unansweredResends = 0
-
-    /// A `401` head held back because curl may answer its challenge and read another response
-    /// in the same transfer; delivered when its body starts or the transfer ends (curl gave up),
-    /// dropped when another status line comes.
-    private var pendingHead: ResponseHead?
-
-    /// Delivers the held-back head, if any; `false` when its consumer refused it.
-    private func deliverPendingHead() -> Bool {
-        guard let head = pendingHead else { return true }
-        pendingHead = nil
-        return deliver(head)
-    }
-
-    /// Hands the final head to its consumer; `false` (and the failure recorded) when refused.
-    private func deliver(_ head: ResponseHead) -> Bool {
-        headDelivered = true
-        guard let refusal = events.onResponseHead?(head) else { return true }
-        failure = refusal.attributed(to: request.method, url: request.url)
-        return false
+    /// The failure of a transfer whose connection closed unanswered and may not be sent again.
+    private static func refusedResend(_ denial: ResendRule.Denial, of request: PreparedRequest) -> RequestError {
+        switch denial {
+        case .bodyNotRewindable:
+            RequestError(
+                .bodyNotRewindable, "the connection closed before any answer, and the request's body stream cannot be sent again",
+                method: request.method, url: request.url)
+        case .alreadyResent:
+            RequestError(.connectionLost, "the connection closed before any answer, twice", method: request.method, url: request.url)
+        case .notIdempotent, .responseStarted:
+            RequestError(
+                .connectionLost, "the connection closed before any answer; a \(request.method.rawValue) request is not sent twice",
+                method: request.method, url: request.url)
+        }
     }
 
     /// Copies the next slice of the request body into curl's buffer, or pauses sending until the
     /// body's stream has bytes.
     private func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard var reader = bodyReader else { return 0 }
-        lastActivity = MonotonicClock.now
+        noteActivity()
         let result = reader.read(into: buffer)
         bodyReader = reader
         switch result {
@@ -373,37 +330,18 @@ final class CurlTransfer {
         return ccurl_seekfunc_fail
     }
 
-    /// Notes movement for the idle timeout and forwards curl's progress counters.
+    /// Notes movement for the idle timeout and forwards curl's progress counters when due.
     private func reportProgress(received: curl_off_t, expectedToReceive: curl_off_t, sent: curl_off_t, expectedToSend: curl_off_t) {
-        if sent != lastReportedSent || received != lastReportedReceived {
-            lastReportedSent = sent
-            lastReportedReceived = received
-            lastActivity = MonotonicClock.now
-        }
-        guard let onProgress = events.onProgress else { return }
         let now = MonotonicClock.now
-        guard now &- lastProgressReport >= Self.progressIntervalNanoseconds else { return }
-        lastProgressReport = now
-        onProgress(TransferProgress(
+        let (moved, due) = progressThrottle.note(sent: Int64(sent), received: Int64(received), at: now)
+        if moved { idleClock?.noteActivity(at: now) }
+        guard due, receiver.wantsProgress else { return }
+        receiver.transferProgressed(TransferProgress(
             curlReceived: Int64(received), expectedToReceive: Int64(expectedToReceive),
             sent: Int64(sent), expectedToSend: Int64(expectedToSend)))
     }
 
-    private static let progressIntervalNanoseconds = UInt64(TransferProgress.minimumInterval.roundedUpMilliseconds) * 1_000_000
-
-    /// Reports the final counts, just before the outcome.
-    func reportFinalProgress() {
-        guard let onProgress = events.onProgress else { return }
-        var progress = TransferProgress(
-            curlReceived: easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T),
-            expectedToReceive: easy.info(offset: CURLINFO_CONTENT_LENGTH_DOWNLOAD_T),
-            sent: easy.info(offset: CURLINFO_SIZE_UPLOAD_T),
-            expectedToSend: easy.info(offset: CURLINFO_CONTENT_LENGTH_UPLOAD_T))
-        progress.expectedBytesToSend = progress.expectedBytesToSend ?? bodyReader?.length
-        onProgress(progress)
-    }
-
-    // MARK: Control (on the queue, between curl calls)
+    // MARK: Control (on the loop, between curl calls)
 
     /// Pauses receiving.
     func pauseReceiving() {
@@ -414,7 +352,7 @@ final class CurlTransfer {
     /// Resumes receiving; curl may deliver held-back bytes before this returns.
     func resumeReceiving() {
         isReceivePaused = false
-        lastActivity = MonotonicClock.now
+        noteActivity()
         applyPauseState()
     }
 
@@ -422,7 +360,7 @@ final class CurlTransfer {
     func resumeSending() {
         guard isSendPaused else { return }
         isSendPaused = false
-        lastActivity = MonotonicClock.now
+        noteActivity()
         applyPauseState()
     }
 
@@ -432,25 +370,50 @@ final class CurlTransfer {
         curl_easy_pause(easy.raw, Int32(mask))
     }
 
+    // MARK: The end
+
+    /// How the transfer ended, curl having finished it with `result`.
+    func end(with result: CURLcode) -> TransferEnd {
+        if result == CURLE_OK, let head = challenge.release() { _ = deliver(head) }  // a final 401 without a body
+        return TransferEnd(
+            result: outcome(of: result), finalProgress: finalProgress(),
+            failedOnClosingSession: failure == nil && failedOnClosingSession(result))
+    }
+
+    /// The transfer's end when it is ended from outside with `error` (an idle timeout, a failure
+    /// of the multi handle).
+    func end(failingWith error: RequestError) -> TransferEnd {
+        TransferEnd(result: .failure(error.attributed(to: request.method, url: request.url)), finalProgress: finalProgress())
+    }
+
+    /// The final byte counts, when the receiver wants progress.
+    func finalProgress() -> TransferProgress? {
+        guard receiver.wantsProgress else { return nil }
+        var progress = TransferProgress(
+            curlReceived: easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T),
+            expectedToReceive: easy.info(offset: CURLINFO_CONTENT_LENGTH_DOWNLOAD_T),
+            sent: easy.info(offset: CURLINFO_SIZE_UPLOAD_T),
+            expectedToSend: easy.info(offset: CURLINFO_CONTENT_LENGTH_UPLOAD_T))
+        progress.expectedBytesToSend = progress.expectedBytesToSend ?? bodyReader?.length
+        return progress
+    }
+
     /// Whether a timeout now would be the connect timeout: the connection phase (TCP and TLS) has
-    /// not finished — curl records the pre-transfer moment as it happens — and the connect limit is
-    /// the tighter one (while connecting, curl applies the smaller of connect and total).
+    /// not finished and the connect limit is the tighter one (while connecting, curl applies the
+    /// smaller of connect and total).
     private var connectLimitApplied: Bool {
-        guard easy.info(offset: CURLINFO_PRETRANSFER_TIME_T) == 0, let connect = request.connectTimeoutMilliseconds else {
-            return false
-        }
+        guard connectedAfter == nil, let connect = request.connectTimeoutMilliseconds else { return false }
         return request.totalTimeoutMilliseconds.map { connect <= $0 } ?? true
     }
 
     /// How far the response had come.
     private var responsePhase: CurlResponsePhase {
         if headGuard.hasFinalHead { return .readingBody }
-        return hasConnected ? .readingHead : .connecting
+        return connectedAfter != nil ? .readingHead : .connecting
     }
 
-    /// The outcome of a transfer curl finished with `result`.
-    func outcome(of result: CURLcode) -> Result<Response, RequestError> {
-        if result == CURLE_OK { _ = deliverPendingHead() }  // a final 401 without a body
+    /// The outcome of a transfer curl finished with `result`; a response's body is its sink's.
+    private func outcome(of result: CURLcode) -> Result<Response, RequestError> {
         if let failure { return .failure(failure) }
         guard result == CURLE_OK else {
             let tls = CurlTLSContext(verifyResult: easy.info(long: CURLINFO_SSL_VERIFYRESULT), pinsCertificates: pinsCertificates)
@@ -466,7 +429,7 @@ final class CurlTransfer {
         return .success(Response(
             status: .init(code: easy.info(long: CURLINFO_RESPONSE_CODE)),
             headerFields: responseFields.fields,
-            body: body,
+            body: Data(),
             url: easy.info(string: CURLINFO_EFFECTIVE_URL),
             httpVersion: readHTTPVersion(),
             metrics: readMetrics(),

@@ -1,33 +1,22 @@
-import Foundation
-
-/// What a transfer tells its owner as it runs. Every closure is called on the transport's queue,
-/// so it must return quickly and never block; hand heavy work to another queue.
+/// What a request tells its caller as it runs: the style adapters (clients, streams, downloads)
+/// make one per request. Every member is called on the transport's loop, so it must return
+/// quickly and never block; hand heavy work to another queue.
 struct TransferEvents: Sendable {
-    /// The final response's status and headers, before its body (not called for 1xx responses).
-    /// Returning an error stops the transfer, which then completes with that error.
+    /// The final response's status and headers, before its body (not called for 1xx responses,
+    /// redirects followed, or failure responses that are retried). Returning an error stops the
+    /// transfer, which then completes with that error.
     var onResponseHead: (@Sendable (ResponseHead) -> RequestError?)?
-    /// A piece of the body as it arrives, in curl's own buffer (valid only during the call). When
-    /// set, the body is not collected into ``Response/body``.
-    var onBodyChunk: (@Sendable (UnsafeRawBufferPointer) -> BodyChunkVerdict)?
+    /// Where the final response's body goes as it arrives: a file or a stream. When `nil`, the
+    /// body is collected in memory, under the cap, into ``Response/body``.
+    var body: (any BodySink & Sendable)?
     /// Bytes moved so far, at most every ``TransferProgress/minimumInterval``, and once more, with
-    /// the final counts, just before ``onComplete`` (not for a request that never reached curl).
+    /// the final counts, just before ``onComplete`` (not for a request that never reached a transfer).
     var onProgress: (@Sendable (TransferProgress) -> Void)?
-    /// The outcome, called exactly once per transfer.
+    /// The outcome, called exactly once per request.
     var onComplete: @Sendable (Result<Response, RequestError>) -> Void
 
     /// Events that only report the outcome; the body is collected in memory.
     init(onComplete: @escaping @Sendable (Result<Response, RequestError>) -> Void) {
         self.onComplete = onComplete
     }
-}
-
-/// What a body consumer says about the chunk it was offered.
-enum BodyChunkVerdict: Sendable {
-    /// The chunk is consumed; keep going.
-    case accept
-    /// The chunk is *not* consumed: the transfer pauses (and is not idle), and the same bytes are
-    /// offered again after ``TransferHandle/resume()``.
-    case pause
-    /// The transfer must stop and complete with this error.
-    case fail(RequestError)
 }

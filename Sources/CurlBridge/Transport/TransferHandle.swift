@@ -1,17 +1,20 @@
-/// A remote control for one transfer; safe to use from any thread, any number of times.
-/// Commands for a transfer that has already finished are ignored.
+/// A remote control for one request; safe to use from any thread, any number of times.
+/// Commands for a request that has already completed are ignored.
 struct TransferHandle: Sendable {
-    /// The transfer's number within its loop.
+    /// The request's number.
     let id: UInt64
-    /// The loop that runs it.
+    /// The loop that runs it (held, so a handle kept after the transport went away stays safe).
     let loop: CurlMultiLoop
+    /// Where the loop finds the request.
+    let registry: RequestRegistry
 
-    /// Stops the transfer; it completes with ``RequestError/Code/cancelled`` unless it already completed.
-    func cancel() { loop.submit(.cancel(id)) }
+    /// Ends the request; it completes with ``RequestError/Code/cancelled`` unless it already
+    /// completed — whether it is in a transfer, waiting between attempts or running interceptors.
+    func cancel() { loop.submit { [registry, id] in registry.cancel(id) } }
 
     /// Stops receiving the body until ``resume()``; the idle timeout does not run meanwhile.
-    func pause() { loop.submit(.pauseReceiving(id)) }
+    func pause() { loop.submit { [registry, id] in registry.engine.pauseReceiving(id) } }
 
     /// Receives the body again after ``pause()`` or a ``BodyChunkVerdict/pause`` verdict.
-    func resume() { loop.submit(.resumeReceiving(id)) }
+    func resume() { loop.submit { [registry, id] in registry.engine.resumeReceiving(id) } }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Logging
+import Synchronization
 
 /// The engine under every client: one libcurl multi handle, its connection pool, and the serial
 /// queue that drives it.
@@ -19,12 +20,9 @@ import Logging
 public final class Transport: Sendable {
     /// The settings every request through this transport uses.
     public let configuration: Configuration
-    /// The loop, or why curl could not give us one (then every request fails with that error).
-    let loop: Result<CurlMultiLoop, RequestError>
-    /// What every request starts from, computed once from the configuration.
-    private let requestDefaults: RequestDefaults
-    /// What every request's lifecycle needs, when curl could give us a loop.
-    private let lifecycleEnvironment: LifecycleEnvironment?
+    /// The loop and what every request's executor needs, or why curl could not give us a loop
+    /// (then every request fails with that error).
+    let core: Result<Core, RequestError>
     /// The transport's cookies (see ``CookieJar``); `nil` when the configuration's
     /// ``Configuration/cookies`` is ``CookieStorage/disabled``, or curl could not be initialised.
     /// A ``CookieStorage/persistent(file:)`` jar has loaded its file by the time the transport
@@ -67,28 +65,39 @@ public final class Transport: Sendable {
         self.init(configuration: configuration, stubHandler: stub)
     }
 
-    private init(configuration: Configuration, stubHandler: StubExchanges.Handler?) {
+    /// A transport's loop, with its registry of requests and its engine, and what each request's
+    /// executor needs.
+    struct Core: Sendable {
+        let loop: CurlMultiLoop
+        let environment: LifecycleEnvironment
+        var registry: RequestRegistry { environment.registry }
+    }
+
+    private init(configuration: Configuration, stubHandler: StubEngine.Handler?) {
         self.configuration = configuration
-        let defaults = RequestDefaults(configuration)
-        self.requestDefaults = defaults
         do throws(RequestError) {
             let share = configuration.cookies.usesCookieEngine ? try CurlCookieShare() : nil
-            let loop = try CurlMultiLoop(
-                label: "CurlBridge.Transport", configuration: configuration, cookieShare: share, stub: stubHandler)
-            self.loop = .success(loop)
-            lifecycleEnvironment = LifecycleEnvironment(loop: loop, defaults: defaults, configuration: configuration)
+            let loop = try CurlMultiLoop(label: "CurlBridge.Transport", limits: configuration.connectionLimits)
+            let engine: any TransferEngine = if let stubHandler {
+                StubEngine(loop: loop, handler: stubHandler)
+            } else {
+                CurlEngine(loop: loop, options: CurlEasyOptions(configuration, cookieShare: share))
+            }
+            let registry = RequestRegistry(loop: loop, engine: engine)
+            loop.delegate = registry
+            let environment = LifecycleEnvironment(registry: registry, defaults: RequestDefaults(configuration), configuration: configuration)
+            core = .success(Core(loop: loop, environment: environment))
             cookies = share.map { CookieJar(share: $0, storage: configuration.cookies, logger: configuration.logger) }
         } catch {
             configuration.logger.error("libcurl could not be initialised: \(error)")
-            loop = .failure(error)
-            lifecycleEnvironment = nil
+            core = .failure(error)
             cookies = nil
         }
         cookies?.loadConfiguredFile()
     }
 
     deinit {
-        if case .success(let loop) = loop { loop.shutdown { [cookies] in cookies?.saveConfiguredFile() } }
+        if case .success(let core) = core { core.loop.shutdown { [cookies] in cookies?.saveConfiguredFile() } }
     }
 
     /// Starts `request`; `events` report its progress and, exactly once, its outcome.
@@ -100,22 +109,27 @@ public final class Transport: Sendable {
     /// - Returns: A handle to cancel, pause or resume the transfer, or `nil` if it already completed.
     @discardableResult
     func start(_ request: Request, events: TransferEvents) -> TransferHandle? {
-        start(request, events: events, onStart: { _ in }) { loop, command, _ in loop.submit(command) }
+        start(request, events: events) { loop, work, enqueued in
+            guard loop.submit(isNewRequest: true, work) else { return nil }
+            return enqueued()
+        }
     }
 
     /// Like ``start(_:events:)``, but when the transport is idle the calling thread drives curl
-    /// itself until `isFinished()` (normally: until this transfer completed). For blocking callers,
+    /// itself until `isFinished()` (normally: until this request completed). For blocking callers,
     /// which would otherwise sleep while the transport's queue does the same work.
     ///
-    /// - Parameter onStart: Receives the transfer's handle once it is queued and before this thread
+    /// - Parameter onStart: Receives the request's handle once it is queued and before this thread
     ///   starts driving, so another thread can cancel it meanwhile; not called when the request
     ///   completes at once.
     @discardableResult
     func startDriving(
         _ request: Request, events: TransferEvents, onStart: (TransferHandle) -> Void = { _ in }, until isFinished: () -> Bool
     ) -> TransferHandle? {
-        start(request, events: events, onStart: onStart) { loop, command, handle in
-            loop.submitAndDrive(command, enqueued: { onStart(handle) }, until: isFinished)
+        start(request, events: events) { loop, work, enqueued in
+            var handle: TransferHandle?
+            guard loop.submitAndDrive(work, enqueued: { handle = enqueued(); onStart(handle!) }, until: isFinished) else { return nil }
+            return handle
         }
     }
 
@@ -131,52 +145,42 @@ public final class Transport: Sendable {
         startDriving(request, events: events, onStart: onStart, until: { true })
     }
 
-    /// Prepares `request` and hands it to the loop through `submit` — inside a
-    /// ``RequestLifecycle`` when it needs one — or completes it at once.
+    /// Starts `request`'s executor on this thread — preparing its first hop, or naming its
+    /// adapters — then hands it to the loop through `submit`, which registers it before anything
+    /// addressed to it (a cancel from its handle, its adapters' answer) can arrive.
+    ///
+    /// `submit` hands the work to the loop and, once it is queued, calls its third argument —
+    /// which launches what the request runs on this thread (its first adapters) and returns the
+    /// handle — then returns that handle; `nil` when the loop refused the work.
     private func start(
-        _ request: Request, events: TransferEvents, onStart: (TransferHandle) -> Void,
-        submit: (CurlMultiLoop, CurlMultiLoop.Command, TransferHandle) -> Bool
+        _ request: Request, events: TransferEvents,
+        submit: (CurlMultiLoop, @escaping CurlMultiLoop.Work, () -> TransferHandle) -> TransferHandle?
     ) -> TransferHandle? {
-        guard case .success(let loop) = self.loop, let environment = lifecycleEnvironment else {
-            if case .failure(let error) = self.loop { events.onComplete(.failure(error.attributed(to: request.method, url: request.url))) }
+        let core: Core
+        switch self.core {
+        case .success(let ready): core = ready
+        case .failure(let error):
+            events.onComplete(.failure(error.attributed(to: request.method, url: request.url)))
             return nil
         }
-        let id = loop.makeTransferID()
-        let handle = TransferHandle(id: id, loop: loop)
-        let needsLifecycle = environment.needsLifecycle(request)
-        guard needsLifecycle, !environment.defersLifecycle(request, events: events) else {
-            let prepared: PreparedRequest
-            switch request.prepared(with: requestDefaults) {
-            case .success(let ready): prepared = ready
-            case .failure(let problem):
-                events.onComplete(.failure(problem))
-                return nil
-            }
-            let attemptEvents = needsLifecycle ? environment.deferringEvents(for: request, prepared: prepared, id: id, events: events) : events
-            guard submit(loop, .start(id: id, request: prepared, events: attemptEvents), handle) else {
-                events.onComplete(.failure(Self.shutDownError(request)))
-                return nil
-            }
-            return handle
+        let executor = RequestExecutor(request: request, id: Self.makeRequestID(), events: events, environment: core.environment)
+        guard let launch = executor.start() else { return nil }
+        let registry = core.registry
+        let handle = submit(core.loop, { registry.run(executor, sending: launch.send) }) {
+            executor.launch(launch)
+            return TransferHandle(id: executor.id, loop: core.loop, registry: registry)
         }
-        let lifecycle = RequestLifecycle(request: request, id: id, environment: environment, events: events)
-        switch lifecycle.begin() {
-        case .completed:
-            return nil
-        case .start(let prepared, let attemptEvents):
-            guard submit(loop, .start(id: id, request: prepared, events: attemptEvents), handle) else {
-                lifecycle.finish(.failure(Self.shutDownError(request)))
-                return nil
-            }
-        case .adapt(let waiting):
-            guard loop.submit(.suspend(id: id, waiting)) else {
-                lifecycle.finish(.failure(Self.shutDownError(request)))
-                return nil
-            }
-            onStart(handle)
-            lifecycle.adaptFirstAttempt()
-        }
+        if handle == nil { executor.refuse(Self.shutDownError(request)) }
         return handle
+    }
+
+    /// Source of request numbers, shared by every transport in the process, so that a request id
+    /// (what monitors, interceptors and log lines see) is unique across transports.
+    private static let nextRequestID = Atomic<UInt64>(1)
+
+    /// A new request number.
+    private static func makeRequestID() -> UInt64 {
+        nextRequestID.wrappingAdd(1, ordering: .relaxed).oldValue
     }
 
     /// Why `request` could not be handed to the loop: it no longer accepts requests. Made only
@@ -187,14 +191,14 @@ public final class Transport: Sendable {
 
     /// How many requests are in flight (started in curl and not yet completed).
     var inFlightCount: Int {
-        if case .success(let loop) = loop { return loop.inFlightCount }
+        if case .success(let core) = core { return core.registry.engine.inFlightCount }
         return 0
     }
 
     /// Cancels every request in flight; each completes with ``RequestError/Code/cancelled``.
     /// The transport stays usable.
     public func cancelAll() {
-        if case .success(let loop) = loop { loop.submit(.cancelAll) }
+        if case .success(let core) = core { core.loop.submit { [registry = core.registry] in registry.cancelAll() } }
     }
 
     /// Shuts down gracefully: new requests fail with ``RequestError/Code/transportShutDown`` at
@@ -202,9 +206,9 @@ public final class Transport: Sendable {
     /// ``CookieStorage/persistent(file:)`` jar is saved to its file, and `completion` runs
     /// (on the transport's queue; at once if already shut down).
     public func shutdown(completion: @escaping @Sendable () -> Void) {
-        switch loop {
-        case .success(let loop):
-            loop.shutdown { [cookies] in
+        switch core {
+        case .success(let core):
+            core.loop.shutdown { [cookies] in
                 cookies?.saveConfiguredFile()
                 completion()
             }

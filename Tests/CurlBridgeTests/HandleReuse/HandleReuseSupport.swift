@@ -57,7 +57,7 @@ final class EventTally: Sendable {
             self.counts.withLock { $0.heads += 1 }
             return nil
         }
-        events.onBodyChunk = { _ in
+        events.body = ClosureBodySink { _ in
             self.counts.withLock { $0.chunks += 1 }
             return .accept
         }

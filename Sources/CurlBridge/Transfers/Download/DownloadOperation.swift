@@ -8,7 +8,7 @@ import Synchronization
 /// rename, or keep the partial file for resume data — off the transport's queue.
 ///
 /// The three clients differ only in how they wait for ``finish(_:)``'s result.
-final class DownloadOperation: Sendable {
+final class DownloadOperation: BodySink, Sendable {
     /// The request as sent, with `Range`/`If-Range` when resuming.
     let request: Request
     /// Where the file goes.
@@ -135,7 +135,7 @@ final class DownloadOperation: Sendable {
     ) -> TransferEvents {
         var events = TransferEvents(onComplete: onComplete)
         events.onResponseHead = { [self] head in receiveHead(head) }
-        events.onBodyChunk = { [self] bytes in receiveBody(bytes) }
+        events.body = self
         if let progress {
             events.onProgress = { [self] reported in
                 let base = state.withLock { $0.resumedFrom }
@@ -183,7 +183,8 @@ final class DownloadOperation: Sendable {
         }
     }
 
-    private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> BodyChunkVerdict {
+    /// Writes body bytes into the partial file (or keeps the start of an error body).
+    func write(_ bytes: UnsafeRawBufferPointer) -> BodyChunkVerdict {
         state.withLock { state -> BodyChunkVerdict in
             switch state.mode {
             case .awaitingHead, .writing:

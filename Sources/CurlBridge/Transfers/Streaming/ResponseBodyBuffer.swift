@@ -8,7 +8,7 @@ import Foundation
 /// chunk is refused with ``BodyChunkVerdict/pause``: curl pauses the transfer (which is then not
 /// idle) and offers the same bytes again once the consumer has read the buffer down to
 /// ``BufferLimits/lowWatermark``. Memory stays bounded whatever the consumer does.
-final class ResponseBodyBuffer: Sendable {
+final class ResponseBodyBuffer: BodySink, Sendable {
     /// What the consumer takes, in order: the head (unless the transfer failed first), chunks,
     /// then the outcome (whose response has an empty body: the body went through the chunks).
     enum Item: Sendable {
@@ -55,7 +55,7 @@ final class ResponseBodyBuffer: Sendable {
             put(.head(head), isLast: false)
             return nil
         }
-        events.onBodyChunk = { [self] bytes in offer(bytes) }
+        events.body = self
         events.onProgress = progress
         return events
     }
@@ -91,7 +91,8 @@ final class ResponseBodyBuffer: Sendable {
 
     // MARK: Producer (the transport's queue)
 
-    private func offer(_ bytes: UnsafeRawBufferPointer) -> BodyChunkVerdict {
+    /// Takes a piece of the body, or pauses the transfer while the buffer is above its high watermark.
+    func write(_ bytes: UnsafeRawBufferPointer) -> BodyChunkVerdict {
         let accepted = state.withLock { state -> Bool in
             guard state.buffered < limits.highWatermark else {
                 state.isPausedForRoom = true

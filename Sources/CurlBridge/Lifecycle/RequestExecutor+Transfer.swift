@@ -1,0 +1,72 @@
+import Foundation
+
+/// The executor receives its transfers' events and routes them through the machine.
+extension RequestExecutor: TransferReceiver {
+    var wantsHeads: Bool { machine.setup.consumer.decidesAtHead || hasMonitors }
+
+    var wantsProgress: Bool { downstream.onProgress != nil }
+
+    func transferWillReceiveBody(declaredLength: Int64?, status: Int) -> RequestError? {
+        memory?.refusal(declaredLength: declaredLength, status: status)
+    }
+
+    func transferReceivedHead(_ head: ResponseHead) -> RequestError? {
+        if hasMonitors { observe(.receivedHead(head, attempt: machine.attempt)) }
+        switch machine.receivedHead(head) {
+        case .proceed:
+            return nil
+        case .follow(let hop):
+            observe(.redirected(hop))
+            return nil
+        case .deliver(let head):
+            return downstream.onResponseHead?(head)
+        case .fail(let error):
+            return error
+        }
+    }
+
+    func transferReceivedBody(_ bytes: UnsafeRawBufferPointer) -> BodyChunkVerdict {
+        switch machine.receivedBody(bytes) {
+        case .collect:
+            return memory?.write(bytes) ?? .accept
+        case .absorb:
+            return .accept
+        case .stop(let error):
+            return .fail(error)
+        case .consume(let replay):
+            return consume(bytes, after: replay)
+        case .release(let head, let held):
+            if let refusal = downstream.onResponseHead?(head) { return .fail(refusal) }
+            return consume(bytes, after: held)
+        }
+    }
+
+    /// Offers the consumer `replay` — held bytes it has not taken yet — if any, then `bytes`.
+    private func consume(_ bytes: UnsafeRawBufferPointer, after replay: Data?) -> BodyChunkVerdict {
+        guard let sink = downstream.body else { return .accept }
+        if let replay {
+            let verdict = replay.withUnsafeBytes { sink.write($0) }
+            guard case .accept = verdict else { return verdict }
+            machine.replayDelivered()
+        }
+        return sink.write(bytes)
+    }
+
+    func transferProgressed(_ progress: TransferProgress) {
+        if machine.forwardsProgress { downstream.onProgress?(progress) }
+    }
+
+    func transferEnded(_ end: TransferEnd) {
+        let forwardsProgress = machine.forwardsProgress
+        var result = end.result
+        if case .success(var response) = result, let memory {
+            response.body = memory.take()
+            result = .success(response)
+        }
+        let actions = machine.transferEnded(result, closingSession: end.failedOnClosingSession, at: moment)
+        // A hop sent again after its session closed is the same transfer to the consumer.
+        let isResent = actions.contains { if case .send(_, .resend) = $0 { true } else { false } }
+        if !isResent, forwardsProgress, let progress = end.finalProgress { downstream.onProgress?(progress) }
+        perform(actions)
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+
+extension RequestStateMachine {
+    /// A failure response's head and the start of its body, held back from a body consumer.
+    struct HeldResponse {
+        var head: ResponseHead
+        var body = Data()
+    }
+
+    /// What to do with a final head that arrived.
+    enum HeadDecision {
+        /// Nothing yet: the decision waits for the complete response, or the response is held.
+        case proceed
+        /// A redirect will be followed after this hop (tell the monitors).
+        case follow(RedirectHop)
+        /// Hand this head (with the attempt's redirects) to the consumer.
+        case deliver(ResponseHead)
+        /// Stop the transfer with this error.
+        case fail(RequestError)
+    }
+
+    /// Where a piece of body goes.
+    enum BodyRoute {
+        /// Into the hop's in-memory body (no consumer takes it).
+        case collect
+        /// Thrown away (a redirect drained), or kept by the machine (a failure response held).
+        case absorb
+        /// Stop the transfer with this error (a redirect body too large to drain).
+        case stop(RequestError)
+        /// To the consumer, after `replay` — held bytes it has not taken yet — if any.
+        case consume(replay: Data?)
+        /// The held response is too large to hold: hand its head to the consumer, then the held
+        /// bytes, then this piece. The response is no longer retried.
+        case release(ResponseHead, held: Data)
+    }
+
+    /// The running attempt's head arrived (called when the consumer decides at the head, or
+    /// monitors watch).
+    mutating func receivedHead(_ head: ResponseHead) -> HeadDecision {
+        guard setup.consumer.decidesAtHead, case .running(var hop) = state, case .open = hop.phase else { return .proceed }
+        switch decideRedirect(head, for: hop) {
+        case .deliver:
+            if mayRetry(status: head.status.code) {
+                hop.phase = .holding(HeldResponse(head: head))
+                state = .running(hop)
+                return .proceed
+            }
+            hop.phase = .delivering(replay: nil)
+            state = .running(hop)
+            return .deliver(handedOver(head))
+        case .follow(let next, let redirect):
+            hop.phase = .draining(next: next, bytes: 0, aborted: false)
+            state = .running(hop)
+            hops.append(redirect)
+            return .follow(redirect)
+        case .fail(let error):
+            return .fail(error)
+        }
+    }
+
+    /// A piece of the running hop's body arrived.
+    mutating func receivedBody(_ bytes: UnsafeRawBufferPointer) -> BodyRoute {
+        guard case .running(var hop) = state else { return .absorb }
+        // Without a body consumer every hop's body goes to memory (a redirect's is dropped at the follow).
+        guard setup.consumer.takesBody else { return .collect }
+        switch hop.phase {
+        case .open:
+            return .consume(replay: nil)
+        case .delivering(let replay):
+            return .consume(replay: replay)
+        case .draining(let next, let drained, _):
+            let total = drained + bytes.count
+            let aborted = total > Self.drainLimit
+            hop.phase = .draining(next: next, bytes: total, aborted: aborted)
+            state = .running(hop)
+            guard aborted else { return .absorb }
+            return .stop(RequestError(.cancelled, "stopped draining a redirect body larger than \(Self.drainLimit) bytes"))
+        case .holding(var held):
+            guard held.body.count + bytes.count > Self.holdLimit else {
+                held.body.append(contentsOf: bytes)
+                hop.phase = .holding(held)
+                state = .running(hop)
+                return .absorb
+            }
+            // Too large to hold for a retry decision: the consumer gets the response after all.
+            hop.phase = .delivering(replay: held.body)
+            state = .running(hop)
+            return .release(handedOver(held.head), held: held.body)
+        }
+    }
+
+    /// The consumer took the held bytes it had not taken yet.
+    mutating func replayDelivered() {
+        guard case .running(var hop) = state, case .delivering = hop.phase else { return }
+        hop.phase = .delivering(replay: nil)
+        state = .running(hop)
+    }
+
+    /// Whether progress reports reach the consumer now: not while a redirect is drained or a
+    /// failure response is held (they would count bytes the consumer never gets).
+    var forwardsProgress: Bool {
+        guard case .running(let hop) = state else { return true }
+        switch hop.phase {
+        case .draining, .holding: return false
+        case .open, .delivering: return true
+        }
+    }
+
+    /// `head` with the attempt's redirects, as the consumer gets it.
+    private func handedOver(_ head: ResponseHead) -> ResponseHead {
+        var head = head
+        head.redirects = hops
+        return head
+    }
+
+    /// The running hop's transfer ended. `closingSession`: curl failed it only because its HTTP/2
+    /// session was closing, before any byte of a response.
+    mutating func transferEnded(_ result: Result<Response, RequestError>, closingSession: Bool = false, at moment: Moment) -> [Action] {
+        guard case .running(var hop) = state else { return [] }
+        if closingSession, case .open = hop.phase, ResendRule.denial(
+            .closingSession(responseStarted: false, alreadyResent: hop.resentOnClosingSession), ResendRule.Facts(hop.request)) == nil {
+            hop.resentOnClosingSession = true
+            state = .running(hop)
+            return [.send(hop.request, .resend)]
+        }
+        switch hop.phase {
+        case .draining(let next, _, let aborted):
+            // Its head decided to follow: whatever happened to the redirect's body, follow —
+            // unless the request ended meanwhile.
+            if case .failure(let error) = result, !aborted, error.code == .cancelled || error.code == .transportShutDown {
+                return attemptEnded(result, at: moment)
+            }
+            return follow(next, at: moment)
+        case .holding(let held):
+            guard case .success(var response) = result else { return attemptEnded(result, at: moment) }
+            if setup.consumer.takesBody { response.body = held.body }
+            response.headerFields = held.head.headerFields
+            response.status = held.head.status
+            return attemptEnded(.success(response), at: moment)
+        case .open, .delivering:
+            guard case .success(let response) = result, !setup.consumer.decidesAtHead,
+                RedirectStep.isRedirect(response.status.code)
+            else { return attemptEnded(result, at: moment) }
+            switch decideRedirect(response.head, for: hop) {
+            case .deliver:
+                return attemptEnded(result, at: moment)
+            case .follow(let next, let redirect):
+                hops.append(redirect)
+                let notice: [Action] = setup.isObserved ? [.notify(.redirected(redirect))] : []
+                return notice + follow(next, at: moment)
+            case .fail(let error):
+                return attemptEnded(.failure(error.with(response: response)), at: moment)
+            }
+        }
+    }
+
+    /// The redirect step for `head`, the hop's response.
+    private mutating func decideRedirect(_ head: ResponseHead, for hop: Hop) -> RedirectStep {
+        guard RedirectStep.isRedirect(head.status.code) else { return .deliver }
+        if visited.isEmpty, let first = firstTarget {
+            visited.insert(RedirectStep.visitKey(first.method, first.url))
+        }
+        return RedirectStep.decide(
+            head, request: hop.request, url: head.url, hopsSoFar: hops.count, visited: visited,
+            policy: setup.redirects, defaultHeaders: setup.defaultHeaders)
+    }
+
+    /// Starts the next hop of the running attempt with what is left of the total timeout.
+    private mutating func follow(_ next: Request, at moment: Moment) -> [Action] {
+        guard let next = withTimeLeft(next, at: moment) else {
+            return attemptEnded(.failure(RequestError(
+                .totalTimedOut, "the total timeout ran out while following redirects", method: next.method, url: next.url)), at: moment)
+        }
+        visited.insert(RedirectStep.visitKey(next.method, next.url))
+        state = .running(Hop(request: next))
+        return [.send(next, .hop)]
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+
+extension RequestStateMachine {
+    /// Whether a failure response with `status` could still be retried, so a body consumer must
+    /// not see it before the decision: only then is it held.
+    func mayRetry(status: Int) -> Bool {
+        guard status >= 400, ResendRule.Facts(setup.original).isRewindable, attempt < attemptLimit else { return false }
+        if setup.hasRetriers { return true }
+        return setup.retries.retryableStatusCodes.contains(status)
+            && ResendRule.denial(.policyRetry, ResendRule.Facts(setup.original)) == nil
+    }
+
+    /// The running attempt ended, its redirects followed: succeed, or decide whether to try again.
+    mutating func attemptEnded(_ result: Result<Response, RequestError>, at moment: Moment) -> [Action] {
+        guard case .running(let hop) = state else { return [] }
+        var held: HeldResponse?
+        if case .holding(let response) = hop.phase { held = response }
+        var consumerHasResponse = false
+        if case .delivering = hop.phase { consumerHasResponse = true }
+        let outcome: AttemptOutcome
+        switch result {
+        case .success(let response): outcome = .response(response)
+        case .failure(let error): outcome = .failure(error)
+        }
+        let duration = Duration.nanoseconds(Int64(moment.now &- min(moment.now, attemptStartedAt)))
+        records.append(AttemptRecord(number: attempt, outcome: outcome.recorded, duration: duration))
+        let notice: [Action] = setup.isObserved ? [.notify(.attemptEnded(attempt: attempt, result, duration: duration))] : []
+        switch outcome {
+        case .response(let response) where response.status.code < 400:
+            return notice + finish(result, release: held, at: moment)
+        case .failure(let error) where error.code == .cancelled || error.code == .transportShutDown:
+            return notice + finish(result, release: held, at: moment)
+        default:
+            break
+        }
+        if consumerHasResponse {
+            let retryable = setup.hasRetriers || RetryStep.isRetryable(outcome, policy: setup.retries)
+            return notice + deliver(result, release: held, denial: retryable ? .responseDelivered : nil, at: moment)
+        }
+        let end = AttemptEnd(result: result, outcome: outcome, held: held)
+        guard setup.hasRetriers else { return notice + applyPolicy(after: end, at: moment) }
+        state = .decidingRetry(end)
+        let context = AttemptContext(requestID: setup.id, attempt: attempt, previousAttempts: Array(records.dropLast()))
+        return notice + [.runRetriers(outcome, attemptRequest, context)] + armDeadline(at: moment)
+    }
+
+    /// The retriers decided about the attempt that ended.
+    mutating func retriersDecided(_ decision: RetryDecision, at moment: Moment) -> [Action] {
+        guard case .decidingRetry(let end) = state else { return [] }
+        switch decision {
+        case .doNotRetry:
+            return applyPolicy(after: end, at: moment)
+        case .fail(let error):
+            var failure = InterceptorChain.requestError(
+                error, code: .retrierFailed, verb: "a retrier failed the request", of: setup.original)
+            if case .response(let response) = end.outcome { failure = failure.with(response: response) }
+            return finish(.failure(failure), release: nil, at: moment)
+        case .retry:
+            return retryIfPossible(end, after: .zero, at: moment)
+        case .retryAfter(let delay):
+            return retryIfPossible(end, after: delay, at: moment)
+        }
+    }
+
+    /// A retrier's retry: sent unless the attempts are used up, the body cannot be sent again or
+    /// the wait would outlast the total timeout.
+    private mutating func retryIfPossible(_ end: AttemptEnd, after delay: Duration, at moment: Moment) -> [Action] {
+        if attempt >= attemptLimit { return deliver(end.result, release: end.held, denial: .attemptsExhausted, at: moment) }
+        if let denial = ResendRule.denial(.retrierRetry, ResendRule.Facts(setup.original)) {
+            return deliver(end.result, release: end.held, denial: denial.retryDenial, at: moment)
+        }
+        if let timeLeft = timeLeft(at: moment), delay >= timeLeft {
+            return deliver(end.result, release: end.held, denial: .deadline, at: moment)
+        }
+        return scheduleRetry(after: delay, at: moment)
+    }
+
+    /// The ``RetryPolicy``'s decision; a retry it would send asks the transport's budget first.
+    private mutating func applyPolicy(after end: AttemptEnd, at moment: Moment) -> [Action] {
+        let facts = ResendRule.Facts(setup.original)
+        let situation = RetryStep.Situation(
+            attempt: attempt, isIdempotent: facts.isIdempotent, isRewindable: facts.isRewindable,
+            timeLeft: timeLeft(at: moment), jitter: moment.jitter, now: moment.date)
+        switch RetryStep.decide(end.outcome, policy: setup.retries, situation: situation) {
+        case .deliver(let denial):
+            return deliver(end.result, release: end.held, denial: denial, at: moment)
+        case .retry(let delay):
+            state = .awaitingBudget(end, delay: delay)
+            return [.withdrawRetryFromBudget]
+        }
+    }
+
+    /// The transport's retry budget answered.
+    mutating func budgetAnswered(granted: Bool, at moment: Moment) -> [Action] {
+        guard case .awaitingBudget(let end, let delay) = state else { return [] }
+        guard granted else { return deliver(end.result, release: end.held, denial: .budgetExhausted, at: moment) }
+        return scheduleRetry(after: delay, at: moment)
+    }
+
+    /// Waits `delay` before the next attempt — or ends the request, if the transport is shutting down.
+    private mutating func scheduleRetry(after delay: Duration, at moment: Moment) -> [Action] {
+        records[records.count - 1].retryDelay = delay
+        state = .waitingToRetry
+        if isShuttingDown {
+            let error = RequestError(.transportShutDown, Self.shutDownMessage, method: setup.original.method, url: setup.original.url)
+            return finish(.failure(error), release: nil, at: moment)
+        }
+        let notice: [Action] = setup.isObserved ? [.notify(.retryScheduled(records[records.count - 1], delay: delay))] : []
+        return notice + [.wait(delay, .backoff(attempt: attempt))]
+    }
+
+    /// Reports `result`, noting on the last attempt why it was not retried.
+    private mutating func deliver(
+        _ result: Result<Response, RequestError>, release held: HeldResponse?, denial: AttemptRecord.RetryDenial?, at moment: Moment
+    ) -> [Action] {
+        if let denial, !records.isEmpty { records[records.count - 1].retryDenial = denial }
+        return finish(result, release: held, at: moment)
+    }
+}
+
+extension AttemptOutcome {
+    /// The outcome as an ``AttemptRecord`` keeps it.
+    var recorded: AttemptRecord.Outcome {
+        switch self {
+        case .response(let response): .response(status: response.status.code)
+        case .failure(let error): .failure(error.code)
+        }
+    }
+}

@@ -1,0 +1,350 @@
+import Foundation
+import HTTPTypes
+
+/// Every decision about one request, from its start to its one completion, as a value: each event
+/// is a mutating method that returns what to do. No I/O, no lock, no clock — the time comes with
+/// the events — so every (state, event) pair is unit-tested without a socket
+/// (`RequestStateMachineTests`). ``RequestExecutor`` feeds it the events and performs its actions,
+/// on the transport's loop; AsyncHTTPClient's `RequestBag.StateMachine` is the model.
+///
+/// ```
+///            start                       adapted
+///  initial ─────────▶ adapting(n) ───────────────────▶ running(n, hop)
+///     │  (no adapters)                                  │   head: follow, hold or deliver
+///     └──────────────────────────────────────────────▶ │   transfer ended:
+///                                                       ├─ redirect ─▶ running(n, hop + 1)
+///                                                       ├─ retriers ─▶ decidingRetry(n) ─┐
+///                                                       ├─ policy ──▶ awaitingBudget(n) ─┼─▶ waitingToRetry(n)
+///                                                       │                                │      │ timer
+///                                                       └─ deliver ─▶ finished ◀─────────┘      ▼
+///                                                                                        adapting / running(n + 1)
+///  cancel, shutdown, total timeout: from every state to finished (a running transfer is stopped)
+/// ```
+///
+/// Cancel and shutdown are sticky: a cancel ends the request in whatever state it finds it — a
+/// wait, an adapter or retrier still running, a transfer — and every later event (a late transfer
+/// end, a timer, an interceptor's answer, a second cancel) finds `finished` and does nothing.
+/// Exactly one ``Action/complete(_:release:duration:)`` is ever returned.
+struct RequestStateMachine {
+    /// What the request's configuration fixes for its whole life.
+    struct Setup {
+        /// The request's number in its transport (what interceptors and monitors see).
+        var id: UInt64
+        /// The request as the caller made it; every attempt starts from it.
+        var original: Request
+        var redirects: RedirectPolicy
+        var retries: RetryPolicy
+        /// The configuration's default headers, filtered on redirects to another origin.
+        var defaultHeaders: HTTPFields
+        /// Whether adapters run before each attempt.
+        var hasAdapters: Bool
+        /// Whether retriers are asked after an attempt that did not succeed.
+        var hasRetriers: Bool
+        /// What the caller's events take besides the outcome.
+        var consumer: Consumer
+        /// Whether monitors or a debug log watch the request (notifications are made only then).
+        var isObserved: Bool
+        /// When the request started (`MonotonicClock` nanoseconds).
+        var startedAt: UInt64
+        /// When the total timeout runs out for all attempts, if it has one.
+        var deadline: UInt64?
+    }
+
+    /// What the caller's events consume before the outcome.
+    struct Consumer: Equatable {
+        /// A head consumer (streams, downloads).
+        var takesHead = false
+        /// A body consumer: the body is not collected in memory.
+        var takesBody = false
+        /// A progress consumer.
+        var takesProgress = false
+
+        /// Whether redirects and retries are decided when a head arrives — before the body, so a
+        /// redirect's or a retried failure's head, body or progress never reaches the consumer —
+        /// rather than from the complete response.
+        var decidesAtHead: Bool { takesHead || takesBody || takesProgress }
+    }
+
+    /// Where the request is.
+    enum State {
+        /// Made, not started.
+        case initial
+        /// The adapters of the running attempt are working out its request.
+        case adapting
+        /// The running attempt's hop is in a transfer.
+        case running(Hop)
+        /// The retriers are deciding about the attempt that ended.
+        case decidingRetry(AttemptEnd)
+        /// The policy would retry after `delay`; the transport's retry budget is being asked.
+        case awaitingBudget(AttemptEnd, delay: Duration)
+        /// Backing off before the next attempt.
+        case waitingToRetry
+        /// The outcome was reported.
+        case finished
+    }
+
+    /// One request of an attempt's redirect chain, in a transfer.
+    struct Hop {
+        /// The request this hop sends.
+        var request: Request
+        /// Its method and absolute URL, once prepared (what errors and loop detection name).
+        var target: Target?
+        var phase = Phase.open
+        /// Whether the transfer was already sent again after a closing HTTP/2 session failed it.
+        var resentOnClosingSession = false
+    }
+
+    /// What a hop does with its response.
+    enum Phase {
+        /// Nothing decided yet: a body goes to the consumer, or to memory.
+        case open
+        /// The head decided to follow `next` after this hop: its body is thrown away, up to
+        /// ``RequestStateMachine/drainLimit`` bytes; past that the hop is stopped (`aborted`).
+        case draining(next: Request, bytes: Int, aborted: Bool)
+        /// A failure response kept from the body consumer until the retry decision.
+        case holding(HeldResponse)
+        /// The consumer has this response; `replay` are held bytes it has not taken yet.
+        case delivering(replay: Data?)
+    }
+
+    /// A method and absolute URL.
+    struct Target: Equatable {
+        var method: HTTPRequest.Method
+        var url: String
+    }
+
+    /// An attempt's outcome waiting for the retry decision.
+    struct AttemptEnd {
+        var result: Result<Response, RequestError>
+        var outcome: AttemptOutcome
+        /// The failure response held from the body consumer, released to it if it is the outcome.
+        var held: HeldResponse?
+    }
+
+    /// The moment of an event: the monotonic clock for durations and deadlines, the wall clock for
+    /// `Retry-After` dates, and a number in `0..<1` that picks a jittered backoff.
+    struct Moment {
+        var now: UInt64
+        var date: Date
+        var jitter: Double
+    }
+
+    /// A redirect body larger than this is not drained: the hop is stopped (closing its
+    /// connection) and the redirect followed anyway.
+    static let drainLimit = 1 << 20
+    /// The most of a failure response's body held back for the retry decision; beyond it the
+    /// response goes to the consumer, and is not retried.
+    static let holdLimit = 64 << 10
+    /// The most attempts however the retriers decide, unless the policy allows more.
+    static let retrierAttemptLimit = 10
+
+    let setup: Setup
+    var state = State.initial
+    /// The running (or last) attempt's number, from 1.
+    var attempt = 0
+    /// The request as adapted for the running attempt.
+    var attemptRequest: Request
+    /// When the running attempt was handed to a transfer.
+    var attemptStartedAt: UInt64 = 0
+    /// The attempts that have ended.
+    var records: [AttemptRecord] = []
+    /// Redirects followed in the running attempt.
+    var hops: [RedirectHop] = []
+    /// `"METHOD URL"` of each request of the running attempt, for loop detection; filled at the
+    /// first redirect, so a response that is not one costs nothing here.
+    var visited: Set<String> = []
+    /// The running attempt's first target.
+    var firstTarget: Target?
+    /// Whether the transport is shutting down: no further attempt is started.
+    var isShuttingDown = false
+    /// Whether a timer for the total timeout was asked for (one serves every interceptor wait).
+    private var isDeadlineArmed = false
+
+    init(_ setup: Setup) {
+        self.setup = setup
+        attemptRequest = setup.original
+    }
+
+    /// The most attempts this request may make.
+    var attemptLimit: Int {
+        setup.hasRetriers ? max(setup.retries.maximumAttempts, Self.retrierAttemptLimit) : setup.retries.maximumAttempts
+    }
+
+    /// Whether the outcome was reported.
+    var isFinished: Bool {
+        if case .finished = state { return true }
+        return false
+    }
+
+    // MARK: Start
+
+    /// The request starts: its first attempt is adapted or sent.
+    mutating func start(at moment: Moment) -> [Action] {
+        guard case .initial = state else { return [] }
+        var actions: [Action] = []
+        if setup.isObserved { actions.append(.notify(.started(setup.original))) }
+        if setup.retries.maximumAttempts > 1 { actions.append(.countRequestInBudget) }
+        return actions + beginAttempt(1, at: moment)
+    }
+
+    /// Attempt `number` begins: adapters first, if any.
+    private mutating func beginAttempt(_ number: Int, at moment: Moment) -> [Action] {
+        attempt = number
+        guard setup.hasAdapters else { return send(setup.original, at: moment) }
+        state = .adapting
+        let context = AttemptContext(requestID: setup.id, attempt: number, previousAttempts: records)
+        return [.runAdapters(setup.original, context)] + armDeadline(at: moment)
+    }
+
+    /// The adapters of the running attempt answered.
+    mutating func adapted(_ result: Result<Request, RequestError>, at moment: Moment) -> [Action] {
+        guard case .adapting = state else { return [] }
+        switch result {
+        case .success(let request): return send(request, at: moment)
+        case .failure(let error): return finish(.failure(error), at: moment)
+        }
+    }
+
+    /// Sends `request` as the running attempt's first hop, with what is left of the total timeout.
+    private mutating func send(_ request: Request, at moment: Moment) -> [Action] {
+        guard let request = withTimeLeft(request, at: moment) else {
+            return finish(.failure(RequestError(
+                .totalTimedOut, "the total timeout ran out before the next attempt",
+                method: request.method, url: request.url)), at: moment)
+        }
+        attemptRequest = request
+        hops = []
+        visited = []
+        firstTarget = nil
+        state = .running(Hop(request: request))
+        return [.send(request, .attempt(attempt))]
+    }
+
+    /// The executor prepared the running hop's request and hands it to a transfer now.
+    mutating func sending(_ target: Target, at moment: Moment) -> [Action] {
+        guard case .running(var hop) = state else { return [] }
+        hop.target = target
+        state = .running(hop)
+        guard firstTarget == nil else { return [] }
+        firstTarget = target
+        attemptStartedAt = moment.now
+        return setup.isObserved ? [.notify(.attemptStarted(attemptRequest, attempt: attempt, url: target.url))] : []
+    }
+
+    /// The running hop's request cannot be sent (an invalid URL, a body that fails to prepare).
+    mutating func sendFailed(_ error: RequestError, at moment: Moment) -> [Action] {
+        guard case .running = state else { return [] }
+        // A redirect's next request that cannot be sent ends the attempt, as its transfer would.
+        if firstTarget != nil { return attemptEnded(.failure(error), at: moment) }
+        return finish(.failure(error), at: moment)
+    }
+
+    // MARK: Cancel, shutdown, timers
+
+    /// The caller cancelled (or `cancelAll`): the request ends now, in whatever state.
+    mutating func cancel(_ message: String, at moment: Moment) -> [Action] {
+        end(.cancelled, message, at: moment)
+    }
+
+    /// The transport began shutting down: a request between attempts ends now; a running one
+    /// finishes its attempt but starts no other.
+    mutating func shutdown(at moment: Moment) -> [Action] {
+        isShuttingDown = true
+        switch state {
+        case .running, .finished: return []
+        default: return end(.transportShutDown, Self.shutDownMessage, at: moment)
+        }
+    }
+
+    /// Why a request between attempts failed when the transport shut down.
+    static let shutDownMessage = "the transport shut down while the request waited to be retried"
+
+    /// Ends the request with an error of `code`: a running transfer is stopped (its attempt
+    /// recorded), running interceptors are cancelled.
+    private mutating func end(_ code: RequestError.Code, _ message: String, at moment: Moment) -> [Action] {
+        switch state {
+        case .finished:
+            return []
+        case .running(let hop):
+            let target = hop.target ?? Target(method: hop.request.method, url: hop.request.url)
+            let error = RequestError(code, message, method: target.method, url: target.url)
+            let stop = Action.stopTransfer(reportsFinalProgress: forwardsProgress)
+            return [stop] + attemptEnded(.failure(error), at: moment)
+        case .adapting, .decidingRetry:
+            let error = RequestError(code, message, method: setup.original.method, url: setup.original.url)
+            return [.cancelInterceptors] + finish(.failure(error), at: moment)
+        case .initial, .awaitingBudget, .waitingToRetry:
+            let error = RequestError(code, message, method: setup.original.method, url: setup.original.url)
+            return finish(.failure(error), at: moment)
+        }
+    }
+
+    /// Which timer fired.
+    enum Timer: Equatable {
+        /// The total timeout, armed while interceptors run.
+        case deadline
+        /// The backoff after attempt `n`.
+        case backoff(attempt: Int)
+    }
+
+    /// A timer fired.
+    mutating func timerFired(_ timer: Timer, at moment: Moment) -> [Action] {
+        switch (timer, state) {
+        case (.backoff(let number), .waitingToRetry) where number == attempt:
+            if isShuttingDown { return end(.transportShutDown, Self.shutDownMessage, at: moment) }
+            return beginAttempt(attempt + 1, at: moment)
+        case (.deadline, .adapting), (.deadline, .decidingRetry), (.deadline, .awaitingBudget), (.deadline, .waitingToRetry):
+            // In a transfer, curl's own total timeout applies; a backoff never outlasts it.
+            return end(.totalTimedOut, "the total timeout ran out while the request's interceptors ran", at: moment)
+        default:
+            return []
+        }
+    }
+
+    /// A timer for the total timeout, the first time an interceptor wait needs one.
+    mutating func armDeadline(at moment: Moment) -> [Action] {
+        guard let deadline = setup.deadline, !isDeadlineArmed else { return [] }
+        isDeadlineArmed = true
+        return [.armDeadline(after: .nanoseconds(Int64(deadline &- min(deadline, moment.now))))]
+    }
+
+    // MARK: Time
+
+    /// What is left of the total timeout, if there is one.
+    func timeLeft(at moment: Moment) -> Duration? {
+        setup.deadline.map { .nanoseconds(Int64($0 &- min($0, moment.now))) }
+    }
+
+    /// `request` with what is left of the total timeout as its own; `nil` if none is left.
+    func withTimeLeft(_ request: Request, at moment: Moment) -> Request? {
+        guard let timeLeft = timeLeft(at: moment) else { return request }
+        guard timeLeft > .zero else { return nil }
+        var request = request
+        request.timeouts.total = timeLeft
+        return request
+    }
+
+    // MARK: Completion
+
+    /// Reports `result`, exactly once: with the running attempt's hops and every attempt's
+    /// record, and a held failure response for the consumer first.
+    mutating func finish(_ result: Result<Response, RequestError>, release held: HeldResponse? = nil, at moment: Moment) -> [Action] {
+        var held = held
+        state = .finished
+        var result = result
+        switch result {
+        case .success(var response):
+            if !hops.isEmpty {
+                response.redirects = hops
+                response.metrics.redirectCount = hops.count
+            }
+            response.attempts = records
+            result = .success(response)
+        case .failure(var error):
+            error.attempts = records
+            result = .failure(error)
+            held = nil
+        }
+        return [.complete(result, release: held, duration: .nanoseconds(Int64(moment.now &- setup.startedAt)))]
+    }
+}

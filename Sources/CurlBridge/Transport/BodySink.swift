@@ -1,0 +1,65 @@
+import Foundation
+
+/// Where a response body goes, whichever engine receives it: memory under the request's cap
+/// (``MemoryBodySink``, a plain send), a file (``DownloadOperation``), or a stream's bounded
+/// buffer (``ResponseBodyBuffer``). Called on the transport's loop, in order.
+protocol BodySink: AnyObject {
+    /// Takes a piece of the body, valid only during the call.
+    func write(_ bytes: UnsafeRawBufferPointer) -> BodyChunkVerdict
+}
+
+/// What a body sink says about the piece it was offered.
+enum BodyChunkVerdict: Sendable {
+    /// The piece is consumed; keep going.
+    case accept
+    /// The piece is *not* consumed: the transfer pauses (and is not idle), and the same bytes are
+    /// offered again after the transfer is resumed.
+    case pause
+    /// The transfer must stop and complete with this error.
+    case fail(RequestError)
+}
+
+/// A response body collected in memory, capped at the request's ``Configuration/maximumBodySize``:
+/// a body declared larger is refused at its head, one that grows larger fails when it does.
+/// Confined to the loop.
+final class MemoryBodySink: BodySink {
+    /// The cap, in bytes.
+    private let limit: Int
+    /// The request's method and URL, for the errors.
+    private let request: PreparedRequest
+    /// The body so far.
+    private(set) var data = Data()
+
+    init(for request: PreparedRequest) {
+        self.request = request
+        limit = request.maximumBodySize
+    }
+
+    /// Why a head that declares `length` body bytes cannot be collected, if it cannot: above the
+    /// cap, for a response that has a body. Reserves room for it otherwise.
+    func refusal(declaredLength length: Int64?, status: Int) -> RequestError? {
+        guard let length, length > 0, request.method != .head, status != 204, status != 304 else { return nil }
+        guard length <= limit else {
+            return RequestError(
+                .bodyTooLarge, "the response declares \(length) body bytes, above the in-memory cap of \(limit) bytes",
+                method: request.method, url: request.url)
+        }
+        data.reserveCapacity(Int(length))
+        return nil
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) -> BodyChunkVerdict {
+        guard data.count + bytes.count <= limit else {
+            return .fail(RequestError(
+                .bodyTooLarge, "the body exceeds the in-memory cap of \(limit) bytes", method: request.method, url: request.url))
+        }
+        data.append(bytes.bindMemory(to: UInt8.self))
+        return .accept
+    }
+
+    /// The body collected, leaving the sink empty.
+    func take() -> Data {
+        defer { data = Data() }
+        return data
+    }
+}
