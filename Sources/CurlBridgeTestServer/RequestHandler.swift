@@ -67,6 +67,7 @@ final class RequestHandler: ChannelInboundHandler {
     /// Starts a request: an ``UploadSink`` takes `/upload-sink` bodies, every other body is collected.
     private func receive(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
         self.requestCount += 1
+        RequestCounts.note(target: head.uri)
         guard UploadSink.matches(path: ReceivedRequest.path(ofTarget: head.uri)) else {
             self.inbound = .collecting(head, ByteBuffer())
             return

@@ -75,6 +75,8 @@ import Synchronization
 ///     connection, where it is served; never applies on HTTP/2;
 ///   - `delay=ms`: wait that long after the body before answering (default 0).
 ///
+/// Any route counts a request whose query has `count=K` under `K`: see ``requestCount(key:)``.
+///
 /// Your own routes come first: see ``route(_:method:respond:)``.
 ///
 /// The server owns a two-thread event loop group. Call ``shutdown()`` (or ``shutdownAndWait()``)

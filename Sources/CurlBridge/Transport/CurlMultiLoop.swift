@@ -61,8 +61,6 @@ final class CurlMultiLoop: @unchecked Sendable {
         /// interrupts the poll for every submission queued meanwhile.
         var isWakeupPending = false
         var state = State.open
-        /// Whether the delegate was told that shutdown began.
-        var isShutdownAnnounced = false
         var onClosed: [@Sendable () -> Void] = []
     }
 
@@ -160,9 +158,13 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// Stops accepting new requests; once nothing is in flight, releases the multi handle and
     /// calls `onClosed` (at once, if the loop is already closed).
+    ///
+    /// The delegate hears of it in order: after the work submitted before this call (a
+    /// `cancelAll` just before a shutdown cancels what it finds first).
     func shutdown(onClosed: @escaping @Sendable () -> Void) {
         let owns: Bool? = inbox.withLock { inbox in
             if inbox.state == .closed { return nil }
+            if inbox.state == .open { inbox.work.append { [unowned self] in delegate.shutdownDidBegin() } }
             inbox.state = .shuttingDown
             inbox.onClosed.append(onClosed)
             return take(&inbox)
@@ -220,8 +222,8 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// What the owner does after looking at the inbox.
     private enum NextStep {
-        /// Run this work (possibly none) and drive curl; first tell the delegate that shutdown began.
-        case drive([Work], announceShutdown: Bool)
+        /// Run this work (possibly none) and drive curl.
+        case drive([Work])
         /// Nothing in flight, nothing asked: the loop is marked idle.
         case stop
         /// Nothing left during shutdown: the loop is marked closed and curl released; notify.
@@ -237,13 +239,11 @@ final class CurlMultiLoop: @unchecked Sendable {
         let next: NextStep = inbox.withLock { inbox in
             inbox.isWakeupPending = false
             let isShuttingDown = inbox.state == .shuttingDown
-            let announce = isShuttingDown && !inbox.isShutdownAnnounced
-            if announce { inbox.isShutdownAnnounced = true }
-            if !inbox.work.isEmpty || announce {
+            if !inbox.work.isEmpty {
                 defer { inbox.work.removeAll(keepingCapacity: true) }
-                return .drive(inbox.work, announceShutdown: announce)
+                return .drive(inbox.work)
             }
-            guard !isBusy, !isShuttingDown || isDrained else { return .drive([], announceShutdown: false) }
+            guard !isBusy, !isShuttingDown || isDrained else { return .drive([]) }
             // Requests waiting between attempts hold no thread: their timers or tasks submit work.
             inbox.isRunning = false
             guard isShuttingDown else { return .stop }
@@ -254,8 +254,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             return .close(inbox.onClosed)
         }
         switch next {
-        case .drive(let work, let announceShutdown):
-            if announceShutdown { delegate.shutdownDidBegin() }
+        case .drive(let work):
             return work
         case .stop:
             return nil
@@ -288,24 +287,4 @@ final class CurlMultiLoop: @unchecked Sendable {
     private func multiError(_ code: CURLMcode, during call: String) -> RequestError {
         RequestError(.transportFailure, "\(call) failed: \(String(cString: curl_multi_strerror(code)))", curlCode: Int(code.rawValue))
     }
-}
-
-/// What runs on a ``CurlMultiLoop``: called only by the loop's owner.
-protocol CurlMultiLoopDelegate: AnyObject {
-    /// Whether anything is in flight (transfers in curl, answers awaited): the loop turns while so.
-    var isBusy: Bool { get }
-    /// Whether nothing is left to complete: during shutdown, the loop closes once so.
-    var isDrained: Bool { get }
-    /// curl finished the transfer on `easy` with `result`.
-    func transferDidFinish(_ easy: UnsafeMutableRawPointer, _ result: CURLcode)
-    /// A turn ended at `now`: expire what is due; returns the next moment to look again, if any.
-    func turnDidEnd(now: UInt64) -> UInt64?
-    /// The multi handle failed: every transfer in flight fails with `error`.
-    func multiDidFail(_ error: RequestError)
-    /// The transport began shutting down (called once, before the next submitted work runs).
-    func shutdownDidBegin()
-    /// Nothing is in flight: the loop may stop after this turn (trim caches).
-    func loopWillRest()
-    /// The loop closed for good: release everything kept.
-    func loopDidClose()
 }

@@ -1,0 +1,22 @@
+internal import CCurl
+
+
+/// What runs on a ``CurlMultiLoop``: called only by the loop's owner.
+protocol CurlMultiLoopDelegate: AnyObject {
+    /// Whether anything is in flight (transfers in curl, answers awaited): the loop turns while so.
+    var isBusy: Bool { get }
+    /// Whether nothing is left to complete: during shutdown, the loop closes once so.
+    var isDrained: Bool { get }
+    /// curl finished the transfer on `easy` with `result`.
+    func transferDidFinish(_ easy: UnsafeMutableRawPointer, _ result: CURLcode)
+    /// A turn ended at `now`: expire what is due; returns the next moment to look again, if any.
+    func turnDidEnd(now: UInt64) -> UInt64?
+    /// The multi handle failed: every transfer in flight fails with `error`.
+    func multiDidFail(_ error: RequestError)
+    /// The transport began shutting down (called once, in order with the submitted work).
+    func shutdownDidBegin()
+    /// Nothing is in flight: the loop may stop after this turn (trim caches).
+    func loopWillRest()
+    /// The loop closed for good: release everything kept.
+    func loopDidClose()
+}
