@@ -45,15 +45,29 @@ import Testing
         #expect(latency < .seconds(5), "\(latency) from cancel() to the completion event")
     }
 
-    @Test func cancelledTaskFailsWithoutSending() async throws {
+    @Test("a call from a cancelled task fails without sending, and monitors see it start and complete once")
+    func cancelledTaskFailsWithoutSending() async throws {
         let listener = try SilentListener()
-        let client = AsyncClient(transport: Transport())
-        let task = Task { () async throws(RequestError) -> Response in
+        let queue = DispatchQueue(label: "cancelledTaskFailsWithoutSending.monitor")
+        let seen = Mutex((started: 0, completed: [RequestError.Code?]()))
+        let monitor = ClosureEventMonitor(
+            queue: queue, requestDidStart: { _, _ in seen.withLock { $0.started += 1 } },
+            requestDidComplete: { _, _, result, _ in seen.withLock { $0.completed.append(result.failure?.code) } })
+        let client = AsyncClient(transport: Transport(configuration: Configuration(eventMonitors: [monitor])))
+        let send = Task { () async throws(RequestError) -> Response in
             withUnsafeCurrentTask { $0?.cancel() }
             return try await client.send(.get(listener.url))
         }
-        #expect((await task.result.failure as? RequestError)?.code == .cancelled)
+        let stream = Task { () async throws(RequestError) -> StreamingResponse in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await client.stream(.get(listener.url))
+        }
+        #expect((await send.result.failure as? RequestError)?.code == .cancelled)
+        #expect((await stream.result.failure as? RequestError)?.code == .cancelled)
         #expect(listener.connectionAttempts() == 0)
+        queue.sync {}
+        #expect(seen.withLock { $0.started } == 2)
+        #expect(seen.withLock { $0.completed } == [.cancelled, .cancelled])
     }
 
     @Test func callbackCancelRacingCompletionYieldsExactlyOneCallback() async throws {

@@ -79,8 +79,12 @@ extension AsyncClient {
     ) async throws(RequestError) -> StreamingResponse {
         let buffer = ResponseBodyBuffer(limits: bufferLimits)
         let body = ResponseBody(buffer: buffer)  // from here on, dropping the body cancels
-        guard !Task.isCancelled else { throw RequestError.cancelledBeforeStart(request) }
-        buffer.attach(transport.start(request, events: buffer.events(progress: progress.map { ProgressDelivery($0).handler })))
+        let events = buffer.events(progress: progress.map { ProgressDelivery($0).handler })
+        if Task.isCancelled {
+            transport.startCancelled(request, events: events)
+        } else {
+            buffer.attach(transport.start(request, events: events))
+        }
         return StreamingResponse(head: try ResponseBodyBuffer.head(from: await buffer.nextItem()), body: body)
     }
 }

@@ -49,9 +49,10 @@ public actor AsyncClient {
         events makeEvents: (@escaping @Sendable (Result<Value, RequestError>) -> Void) -> TransferEvents
     ) async -> Result<Value, RequestError> {
         guard !Task.isCancelled else {
-            // Through the events' own completion, so what they hold (a download's file) is released.
+            // Ended by the transport, so monitors see it, and through the events, so what they hold
+            // (a download's file) is released.
             return await withCheckedContinuation { continuation in
-                makeEvents { continuation.resume(returning: $0) }.onComplete(.failure(.cancelledBeforeStart(request)))
+                transport.startCancelled(request, events: makeEvents { continuation.resume(returning: $0) })
             }
         }
         let cancellation = CancellationLink()

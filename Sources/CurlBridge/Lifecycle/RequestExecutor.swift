@@ -103,6 +103,11 @@ final class RequestExecutor: @unchecked Sendable {
         if let delay = launch.deadline { arm(.deadline, after: delay) }
     }
 
+    /// Ends a request whose caller was cancelled before it started, on the caller's thread.
+    func startCancelled(_ message: String) {
+        perform(machine.startCancelled(message, at: moment))
+    }
+
     /// Ends a request the loop refused (the transport shut down), on the caller's thread.
     func refuse(_ error: RequestError) {
         perform(machine.finish(.failure(error), at: moment))

@@ -187,6 +187,14 @@ struct RequestStateMachine {
         return actions + beginAttempt(1, at: moment)
     }
 
+    /// The caller was cancelled before the request started: it starts and ends at once, so
+    /// observers see it like any other request, and nothing is sent.
+    mutating func startCancelled(_ message: String, at moment: Moment) -> [Action] {
+        guard case .initial = state else { return [] }
+        let started: [Action] = setup.isObserved ? [.notify(.started(setup.original))] : []
+        return started + cancel(message, at: moment)
+    }
+
     /// Attempt `number` begins: adapters first, if any.
     private mutating func beginAttempt(_ number: Int, at moment: Moment) -> [Action] {
         attempt = number

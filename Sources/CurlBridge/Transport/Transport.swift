@@ -174,6 +174,16 @@ public final class Transport: Sendable {
         return handle
     }
 
+    /// Ends `request` as cancelled at once — its caller's task was cancelled before it started —
+    /// through an executor of its own, so monitors and the log see it start and complete like any
+    /// other request; nothing is sent.
+    func startCancelled(_ request: Request, events: TransferEvents) {
+        let error = RequestError.cancelledBeforeStart(request)
+        guard case .success(let core) = core else { return events.onComplete(.failure(error)) }
+        RequestExecutor(request: request, id: Self.makeRequestID(), events: events, environment: core.environment)
+            .startCancelled(error.message)
+    }
+
     /// Source of request numbers, shared by every transport in the process, so that a request id
     /// (what monitors, interceptors and log lines see) is unique across transports.
     private static let nextRequestID = Atomic<UInt64>(1)

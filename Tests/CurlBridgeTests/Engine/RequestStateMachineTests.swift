@@ -57,6 +57,15 @@ struct RequestStateMachineTests {
         #expect(events == ["started", "attempt 1", "redirect 302", "ended 1", "retry after 1", "attempt 2", "ended 2"])
     }
 
+    @Test("a request cancelled before it started is observed starting and ending, and sends nothing")
+    func startCancelled() {
+        var machine = Machine(MachineFixture.setup(observed: true))
+        let actions = machine.startCancelled("cancelled first", at: now)
+        #expect(actions.names == [.notify, .failed(.cancelled)])
+        #expect(machine.isFinished)
+        #expect(machine.start(at: now).isEmpty)
+    }
+
     @Test("a redirect decided at completion follows with a new hop and records it on the response")
     func redirectAtCompletion() throws {
         var machine = Machine(MachineFixture.setup())
