@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Interleavings: runs InterleavingTests with SCHEDULES seeded random schedules (default 100000;
-# the suite runs 500 of a new seed each time) — cancels, cancelAll, shutdowns, timeouts,
+# the suite runs 2,000 of a new seed each time) — cancels, cancelAll, shutdowns, timeouts,
 # retries and redirects at random moments around requests of every style and verb, each judged
 # for exactly one completion, no lost cancel and the server's count of sends. Prints the seed,
 # a summary of outcomes, and one line per problem naming the index that replays it.

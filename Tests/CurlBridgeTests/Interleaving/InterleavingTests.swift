@@ -7,8 +7,8 @@ import Testing
 /// before the request could have ended otherwise ends it, and no later attempt reaches the
 /// server); the server's count of sends as the schedule allows.
 ///
-/// 500 schedules of a new seed per run (the suite's share of two busy cores); `scripts/interleave.sh` runs more (100,000 and up).
-/// Environment: `INTERLEAVING_SCHEDULES` (default 500), `INTERLEAVING_SEED` (default: random,
+/// 2,000 schedules of a new seed per run; `scripts/interleave.sh` runs more (100,000 and up).
+/// Environment: `INTERLEAVING_SCHEDULES` (default 2000), `INTERLEAVING_SEED` (default: random,
 /// printed), `INTERLEAVING_ONLY` (one index: replays a problem line's schedule).
 /// The time limit grows with the count (two minutes plus one per thousand schedules); a stuck
 /// schedule is reported by the run itself after 20 s.
@@ -24,7 +24,7 @@ import Testing
         #expect(report.schedules == indices.count)
         for problem in report.problems { Issue.record("\(problem)") }
         // The schedules reach every ending they are drawn for.
-        if indices.count >= 500 {
+        if indices.count >= 1000 {
             for outcome in ["200", "cancelled", "transportShutDown", "totalTimedOut", "idleTimedOut"] {
                 #expect(report.outcomes[outcome, default: 0] > 0, "no schedule ended with \(outcome)")
             }
@@ -32,5 +32,5 @@ import Testing
     }
 }
 
-/// How many schedules a run draws: `INTERLEAVING_SCHEDULES`, or 500.
-private let interleavingScheduleCount = ProcessInfo.processInfo.environment["INTERLEAVING_SCHEDULES"].flatMap { Int($0) } ?? 500
+/// How many schedules a run draws: `INTERLEAVING_SCHEDULES`, or 2,000.
+private let interleavingScheduleCount = ProcessInfo.processInfo.environment["INTERLEAVING_SCHEDULES"].flatMap { Int($0) } ?? 2000
