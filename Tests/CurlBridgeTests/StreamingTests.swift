@@ -178,6 +178,30 @@ import Testing
         try await waitFor("the finished stream task to be released") { watched.object == nil }
     }
 
+    @Test("a callback stream cancelled after its transfer ended, before its end was delivered, ends cancelled without more data")
+    func callbackCancelAfterTheTransferEndedBeforeDelivery() async throws {
+        let client = CallbackClient(transport: Fixture.transport(try await Fixture.server()))
+        let delivered = Mutex((chunks: 0, outcomes: [Result<Response, RequestError>]()))
+        let (ended, end) = AsyncStream<Void>.makeStream()
+        let queue = DispatchQueue(label: "cancel-after-end")
+        queue.suspend()  // nothing is delivered until the transfer has ended and the cancel was made
+        let task = client.stream(
+            .get("bytes/318"), queue: queue, onResponse: { _ in }, onData: { _ in delivered.withLock { $0.chunks += 1 } },
+            onComplete: { outcome in
+                delivered.withLock { $0.outcomes.append(outcome) }
+                end.yield()
+            })
+        try await waitFor("the transfer to end") { task.transferHasEnded }
+        task.cancel()
+        queue.resume()
+        _ = await ended.first { _ in true }
+        queue.sync {}
+        let (chunks, outcomes) = delivered.withLock { $0 }
+        #expect(chunks == 0)
+        #expect(outcomes.count == 1)
+        #expect(outcomes.first?.failure?.code == .cancelled)
+    }
+
     @Test func callbackDeliveryPausesAndResumesWithoutLosingBytes() async throws {
         let transport = Fixture.transport(try await Fixture.server())
         let client = CallbackClient(transport: transport)

@@ -96,10 +96,13 @@ struct InterleavingVerdict {
 
     /// Whether the caller's and the library's outcomes tell the same story: a download turns a
     /// status it does not accept into `unacceptableStatus`; a blocking call that gave up waiting
-    /// (the timeout plus its margin, on a starved machine) cancels the transfer behind it.
+    /// (the timeout plus its margin, on a starved machine) cancels the transfer behind it; a
+    /// callback stream cancelled before its end was delivered ends cancelled, however the transfer
+    /// ended.
     private static func agree(caller: String, library: String, _ schedule: InterleavingSchedule) -> Bool {
         if caller == library { return true }
         if schedule.verb == .download, caller == "unacceptableStatus", Int(library) != nil { return true }
+        if schedule.style == .callback, schedule.verb == .stream, caller == "cancelled" { return true }
         return schedule.style == .blocking && caller == "totalTimedOut" && library == "cancelled"
     }
 }

@@ -44,7 +44,9 @@ public final class StreamTask: Sendable {
     }
 
     /// Cancels the transfer; no more `onData` calls, and `onComplete` still runs exactly once, with
-    /// ``RequestError/Code/cancelled`` unless the transfer had already finished.
+    /// ``RequestError/Code/cancelled`` unless it had already run — also when the transfer had
+    /// finished but its end was not delivered yet: a success would claim a body whose rest the
+    /// caller never saw.
     public func cancel() {
         delivery.withLock { $0.isCancelled = true }
         buffer.cancel()
@@ -86,10 +88,17 @@ public final class StreamTask: Sendable {
                 if !isCancelled { handlers.onData(data) }
             case .end(let result):
                 buffer.setArrivalHandler(nil)  // the buffer no longer keeps this task alive
-                handlers.onComplete(result)
+                handlers.onComplete(isCancelled ? result.flatMap(Self.cancelledAfterEnd) : result)
             }
         }
         // An item that arrived after the last take but before `isScheduled` was cleared.
         if buffer.hasItem { deliverAvailable() }
+    }
+
+    /// The end of a transfer that succeeded after the caller cancelled its delivery.
+    private static func cancelledAfterEnd(_ response: Response) -> Result<Response, RequestError> {
+        .failure(RequestError(
+            .cancelled, "the stream was cancelled before its end was delivered", method: response.requestMethod,
+            url: response.url, response: response))
     }
 }
