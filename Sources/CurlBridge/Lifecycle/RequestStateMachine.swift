@@ -9,16 +9,18 @@ import HTTPTypes
 ///
 /// ```
 ///            start                       adapted
-///  initial ─────────▶ adapting(n) ───────────────────▶ running(n, hop)
+///  initial ─────────▶ adapting ──────────────────────▶ running(hop)
 ///     │  (no adapters)                                  │   head: follow, hold or deliver
 ///     └──────────────────────────────────────────────▶ │   transfer ended:
-///                                                       ├─ redirect ─▶ running(n, hop + 1)
-///                                                       ├─ retriers ─▶ decidingRetry(n) ─┐
-///                                                       ├─ policy ──▶ awaitingBudget(n) ─┼─▶ waitingToRetry(n)
-///                                                       │                                │      │ timer
-///                                                       └─ deliver ─▶ finished ◀─────────┘      ▼
-///                                                                                        adapting / running(n + 1)
-///  cancel, shutdown, total timeout: from every state to finished (a running transfer is stopped)
+///                                                       ├─ redirect ─▶ running(next hop)
+///                                                       ├─ retriers ─▶ decidingRetry ─┐
+///                                                       ├─ policy ──▶ awaitingBudget ─┼─▶ waitingToRetry
+///                                                       │                             │      │ backoff timer
+///                                                       └─ deliver ─▶ finished ◀──────┘      ▼
+///                                                                              adapting / running (attempt + 1)
+///  cancel: from every state to finished (a running transfer is stopped)
+///  shutdown: from every state but running to finished; a running attempt ends, and no other starts
+///  total timeout: curl's own in a transfer; the deadline timer while adapting, deciding or waiting
 /// ```
 ///
 /// Cancel and shutdown are sticky: a cancel ends the request in whatever state it finds it — a

@@ -1,5 +1,6 @@
 /// Something that happened to a request, as its observers — the event monitors and its debug
-/// log — learn it: one channel, fed by the request's state machine.
+/// log — learn it: one channel, fed by the request's executor (most events are the state
+/// machine's `notify` actions; the head and the completion come with what the executor does).
 enum RequestEvent: Sendable {
     /// The request started (the request as the caller made it).
     case started(Request)

@@ -86,7 +86,7 @@ enum RedirectStep {
             next.sensitiveHeaderNames.formUnion(request.sensitiveHeaderNames)
             next = stripped(next, keeping: .allExceptSensitive, defaultHeaders: defaultHeaders)
         }
-        if next.body?.isRewindable == false {
+        if ResendRule.denial(.redirectKeepingBody, ResendRule.Facts(next)) != nil {
             return failure(
                 .bodyNotRewindable,
                 "the server redirected with \(head.status.code), which resends the body, and a body stream can be sent once only")

@@ -1,9 +1,9 @@
 internal import CCurl
 
-
 /// What runs on a ``CurlMultiLoop``: called only by the loop's owner.
 protocol CurlMultiLoopDelegate: AnyObject {
-    /// Whether anything is in flight (transfers in curl, answers awaited): the loop turns while so.
+    /// Whether transfers are in curl: the loop turns (and polls) while so. Requests waiting for a
+    /// timer or an interceptor's answer hold no turn; their work is submitted when it comes.
     var isBusy: Bool { get }
     /// Whether nothing is left to complete: during shutdown, the loop closes once so.
     var isDrained: Bool { get }

@@ -4,7 +4,7 @@ import Foundation
 /// One request of the interleaving test and what happens around it, drawn from a seed: a style,
 /// a verb, what the server does, and a disruption — a cancel, `cancelAll`, a shutdown or a
 /// timeout — at a random moment. Schedule `index` of seed `seed` is drawn from those two alone,
-/// so any one replays on its own (`--only index`).
+/// so any one replays on its own (`INTERLEAVING_SEED=seed INTERLEAVING_ONLY=index`).
 struct InterleavingSchedule: Sendable, CustomStringConvertible {
     /// What the request does.
     enum Verb: String, CaseIterable, Sendable {
