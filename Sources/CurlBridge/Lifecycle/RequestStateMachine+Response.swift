@@ -106,6 +106,19 @@ extension RequestStateMachine {
         }
     }
 
+    /// The failure of a request its closing HTTP/2 session never answered, and that may not go again.
+    private static func lostOnClosingSession(_ error: RequestError, _ denial: ResendRule.Denial) -> RequestError {
+        let why = switch denial {
+        case .notIdempotent: "the request is not idempotent"
+        case .bodyNotRewindable: "its body cannot be read again"
+        case .alreadyResent: "it was already sent again once"
+        case .responseStarted: "part of a response arrived"
+        }
+        return RequestError(
+            .connectionLost, "the HTTP/2 connection closed (GOAWAY) before answering, and it is not sent again: \(why)",
+            method: error.method, url: error.url, curlCode: error.curlCode, curlMessage: error.curlMessage)
+    }
+
     /// `head` with the attempt's redirects, as the consumer gets it.
     private func handedOver(_ head: ResponseHead) -> ResponseHead {
         var head = head
@@ -114,14 +127,19 @@ extension RequestStateMachine {
     }
 
     /// The running hop's transfer ended. `closingSession`: curl failed it only because its HTTP/2
-    /// session was closing, before any byte of a response.
+    /// session was closing, before any byte of a response: it goes once more if ``ResendRule``
+    /// allows, else it fails as the lost connection it is, whatever curl called it.
     mutating func transferEnded(_ result: Result<Response, RequestError>, closingSession: Bool = false, at moment: Moment) -> [Action] {
         guard case .running(var hop) = state else { return [] }
-        if closingSession, case .open = hop.phase, ResendRule.denial(
-            .closingSession(responseStarted: false, alreadyResent: hop.resentOnClosingSession), ResendRule.Facts(hop.request)) == nil {
-            hop.resentOnClosingSession = true
-            state = .running(hop)
-            return [.send(hop.request, .resend)]
+        var result = result
+        if closingSession, case .open = hop.phase, case .failure(let error) = result {
+            let occasion = ResendRule.Occasion.closingSession(responseStarted: false, alreadyResent: hop.resentOnClosingSession)
+            guard let denial = ResendRule.denial(occasion, ResendRule.Facts(hop.request)) else {
+                hop.resentOnClosingSession = true
+                state = .running(hop)
+                return [.send(hop.request, .resend)]
+            }
+            result = .failure(Self.lostOnClosingSession(error, denial))
         }
         switch hop.phase {
         case .draining(let next, _, let aborted):

@@ -211,19 +211,19 @@ struct RequestStateMachineTests {
         #expect(machine.transferEnded(.failure(error), at: now).names == [.send(.hop)])
     }
 
-    @Test("a hop whose HTTP/2 session closed is sent again once, then fails")
+    @Test("a hop whose HTTP/2 session closed is sent again once, then fails as a lost connection; a POST fails at once")
     func closingSessionResendOnce() {
         var machine = Machine(MachineFixture.setup(retries: .none))
         _ = machine.start(at: now)
         _ = machine.sending(MachineFixture.target, at: now)
         let error = MachineFixture.failure(.protocolError)
         #expect(machine.transferEnded(.failure(error), closingSession: true, at: now).names == [.send(.resend)])
-        #expect(machine.transferEnded(.failure(error), closingSession: true, at: now).names == [.failed(.protocolError)])
+        #expect(machine.transferEnded(.failure(error), closingSession: true, at: now).names == [.failed(.connectionLost)])
 
         var post = Machine(MachineFixture.setup(.post(MachineFixture.url).body("x"), retries: .none))
         _ = post.start(at: now)
         _ = post.sending(MachineFixture.target, at: now)
-        #expect(post.transferEnded(.failure(error), closingSession: true, at: now).names == [.failed(.protocolError)])
+        #expect(post.transferEnded(.failure(error), closingSession: true, at: now).names == [.failed(.connectionLost)])
     }
 
     @Test("the total timeout: each attempt gets what is left; none left fails before sending")

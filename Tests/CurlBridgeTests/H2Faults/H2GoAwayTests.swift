@@ -88,19 +88,9 @@ struct H2GoAwayTests {
             } else {
                 #expect(seen.map(\.disposition) == [.notProcessed], "\(path): \(seen)")
                 #expect(outcome.failure != nil)
-                withKnownIssue(Self.refusedStreamMayFailAsFramingError, isIntermittent: true) {
-                    #expect(outcome.failure?.code == .connectionLost, "\(path): \(outcome.bodyText)")
-                }
+                #expect(outcome.failure?.code == .connectionLost, "\(path): \(outcome.bodyText)")
             }
         }
         try await harness.finish()
     }
-
-    /// Why a refused POST may fail as a protocol error rather than a lost connection.
-    static let refusedStreamMayFailAsFramingError: Comment = """
-        libcurl 7.88 fails the transfer that finds the GOAWAY'd session with no stream left \
-        (h2_process_pending_input, should_close_session) with CURLE_HTTP2 'Error in the HTTP2 \
-        framing layer', mapped to protocolError; an idempotent request is then sent again by the \
-        transport, a POST is not
-        """
 }
