@@ -1,13 +1,15 @@
 extension RequestStateMachine {
-    /// Something the executor does for the machine, in the order returned.
+    /// Something the executor does for the machine, in the order returned. The cases that carry a
+    /// request, a response or an event are boxed (`indirect`): an action is then a word or two,
+    /// and the arrays of them the machine builds copy words, not whole requests.
     enum Action {
         /// Prepare `request` and hand it to a transfer (then report ``RequestStateMachine/sending(_:at:)``
         /// or ``RequestStateMachine/sendFailed(_:at:)``).
-        case send(Request, Send)
+        indirect case send(Request, Send)
         /// Run the adapters on `request` in a task; report ``RequestStateMachine/adapted(_:at:)``.
-        case runAdapters(Request, AttemptContext)
+        indirect case runAdapters(Request, AttemptContext)
         /// Ask the retriers about `outcome` in a task; report ``RequestStateMachine/retriersDecided(_:at:)``.
-        case runRetriers(AttemptOutcome, Request, AttemptContext)
+        indirect case runRetriers(AttemptOutcome, Request, AttemptContext)
         /// Cancel the task running adapters or retriers.
         case cancelInterceptors
         /// Count the request against the transport's retry budget.
@@ -22,10 +24,10 @@ extension RequestStateMachine {
         /// consumer first if `reportsFinalProgress`.
         case stopTransfer(reportsFinalProgress: Bool)
         /// Tell the monitors and the request's log.
-        case notify(RequestEvent)
+        indirect case notify(RequestEvent)
         /// Report the outcome to the caller — after releasing `release`, a held failure response,
         /// to the body consumer: its refusal, if it refuses, is the outcome instead. Returned once.
-        case complete(Result<Response, RequestError>, release: HeldResponse?, duration: Duration)
+        indirect case complete(Result<Response, RequestError>, release: HeldResponse?, duration: Duration)
     }
 
     /// Why a request goes to a transfer.

@@ -37,20 +37,17 @@ extension RequestStateMachine {
     /// The running attempt's head arrived (called when the consumer decides at the head, or
     /// monitors watch).
     mutating func receivedHead(_ head: ResponseHead) -> HeadDecision {
-        guard setup.consumer.decidesAtHead, case .running(var hop) = state, case .open = hop.phase else { return .proceed }
+        guard setup.consumer.decidesAtHead, case .running(let hop) = state, case .open = hop.phase else { return .proceed }
         switch decideRedirect(head, for: hop) {
         case .deliver:
             if mayRetry(status: head.status.code) {
                 hop.phase = .holding(HeldResponse(head: head))
-                state = .running(hop)
                 return .proceed
             }
             hop.phase = .delivering(replay: nil)
-            state = .running(hop)
             return .deliver(handedOver(head))
         case .follow(let next, let redirect):
             hop.phase = .draining(next: next, bytes: 0, aborted: false)
-            state = .running(hop)
             hops.append(redirect)
             return .follow(redirect)
         case .fail(let error):
@@ -60,7 +57,7 @@ extension RequestStateMachine {
 
     /// A piece of the running hop's body arrived.
     mutating func receivedBody(_ bytes: UnsafeRawBufferPointer) -> BodyRoute {
-        guard case .running(var hop) = state else { return .absorb }
+        guard case .running(let hop) = state else { return .absorb }
         // Without a body consumer every hop's body goes to memory (a redirect's is dropped at the follow).
         guard setup.consumer.takesBody else { return .collect }
         switch hop.phase {
@@ -72,28 +69,25 @@ extension RequestStateMachine {
             let total = drained + bytes.count
             let aborted = total > Self.drainLimit
             hop.phase = .draining(next: next, bytes: total, aborted: aborted)
-            state = .running(hop)
             guard aborted else { return .absorb }
             return .stop(RequestError(.cancelled, "stopped draining a redirect body larger than \(Self.drainLimit) bytes"))
         case .holding(var held):
             guard held.body.count + bytes.count > Self.holdLimit else {
+                hop.phase = .open  // the held body has one owner while it grows: no copy
                 held.body.append(contentsOf: bytes)
                 hop.phase = .holding(held)
-                state = .running(hop)
                 return .absorb
             }
             // Too large to hold for a retry decision: the consumer gets the response after all.
             hop.phase = .delivering(replay: held.body)
-            state = .running(hop)
             return .release(handedOver(held.head), held: held.body)
         }
     }
 
     /// The consumer took the held bytes it had not taken yet.
     mutating func replayDelivered() {
-        guard case .running(var hop) = state, case .delivering = hop.phase else { return }
+        guard case .running(let hop) = state, case .delivering = hop.phase else { return }
         hop.phase = .delivering(replay: nil)
-        state = .running(hop)
     }
 
     /// Whether progress reports reach the consumer now: not while a redirect is drained or a
@@ -130,13 +124,12 @@ extension RequestStateMachine {
     /// session was closing, before any byte of a response: it goes once more if ``ResendRule``
     /// allows, else it fails as the lost connection it is, whatever curl called it.
     mutating func transferEnded(_ result: Result<Response, RequestError>, closingSession: Bool = false, at moment: Moment) -> [Action] {
-        guard case .running(var hop) = state else { return [] }
+        guard case .running(let hop) = state else { return [] }
         var result = result
         if closingSession, case .open = hop.phase, case .failure(let error) = result {
             let occasion = ResendRule.Occasion.closingSession(responseStarted: false, alreadyResent: hop.resentOnClosingSession)
             guard let denial = ResendRule.denial(occasion, ResendRule.Facts(hop.request)) else {
                 hop.resentOnClosingSession = true
-                state = .running(hop)
                 return [.send(hop.request, .resend)]
             }
             result = .failure(Self.lostOnClosingSession(error, denial))

@@ -76,24 +76,31 @@ struct RequestStateMachine {
         /// The running attempt's hop is in a transfer.
         case running(Hop)
         /// The retriers are deciding about the attempt that ended.
-        case decidingRetry(AttemptEnd)
+        indirect case decidingRetry(AttemptEnd)
         /// The policy would retry after `delay`; the transport's retry budget is being asked.
-        case awaitingBudget(AttemptEnd, delay: Duration)
+        indirect case awaitingBudget(AttemptEnd, delay: Duration)
         /// Backing off before the next attempt.
         case waitingToRetry
         /// The outcome was reported.
         case finished
     }
 
-    /// One request of an attempt's redirect chain, in a transfer.
-    struct Hop {
+    /// One request of an attempt's redirect chain, in a transfer. A class, so that the state is
+    /// a word and the events of a transfer (every body chunk among them) change the hop in place
+    /// instead of copying its request in and out of the state; a machine is never copied — its
+    /// executor owns it.
+    final class Hop {
         /// The request this hop sends.
-        var request: Request
+        let request: Request
         /// Its method and absolute URL, once prepared (what errors and loop detection name).
         var target: Target?
         var phase = Phase.open
         /// Whether the transfer was already sent again after a closing HTTP/2 session failed it.
         var resentOnClosingSession = false
+
+        init(request: Request) {
+            self.request = request
+        }
     }
 
     /// What a hop does with its response.
@@ -232,9 +239,8 @@ struct RequestStateMachine {
 
     /// The executor prepared the running hop's request and hands it to a transfer now.
     mutating func sending(_ target: Target, at moment: Moment) -> [Action] {
-        guard case .running(var hop) = state else { return [] }
+        guard case .running(let hop) = state else { return [] }
         hop.target = target
-        state = .running(hop)
         guard firstTarget == nil else { return [] }
         firstTarget = target
         attemptStartedAt = moment.now
