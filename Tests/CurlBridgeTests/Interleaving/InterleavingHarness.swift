@@ -47,7 +47,7 @@ struct InterleavingHarness {
     private static func run(_ indices: [Int], seed: UInt64, concurrency: Int, environment: InterleavingRun.Environment) -> Report {
         let slots = DispatchSemaphore(value: concurrency)
         let finished = DispatchGroup()
-        let report = Mutex(Report())
+        let report = PosixLock(Report())
         let started = MonotonicClock.now
         for index in indices {
             slots.wait()

@@ -59,7 +59,7 @@ extension InterleavingRun {
             let task = client.download(request, to: destination) { finish(Self.outcome($0.map { $0.status.code }), nil) }
             record.cancel.register { task.cancel() }
         case .stream:
-            let received = Mutex(0)
+            let received = PosixLock(0)
             let task = client.stream(request, onResponse: { _ in }, onData: { chunk in received.withLock { $0 += chunk.count } }) { result in
                 let defect = (try? result.get()).flatMap { Self.lengthDefect($0.headerFields[.contentLength], received.withLock { $0 }) }
                 finish(Self.outcome(result.map { $0.status.code }), defect)

@@ -24,7 +24,7 @@ struct InterleavingRun: Sendable {
 
     /// The outcome the caller got, recorded once per call.
     final class Record: Sendable {
-        let observation = Mutex(InterleavingObservation())
+        let observation = PosixLock(InterleavingObservation())
         let cancel = CancelSlot()
         let started = MonotonicClock.now
         let finished = DispatchSemaphore(value: 0)
@@ -174,7 +174,7 @@ struct InterleavingRun: Sendable {
 /// A cancel that may be asked for before the call has a handle to cancel: it runs when the handle
 /// is registered.
 final class CancelSlot: Sendable {
-    private let state = Mutex<(action: (@Sendable () -> Void)?, isRequested: Bool)>((nil, false))
+    private let state = PosixLock<(action: (@Sendable () -> Void)?, isRequested: Bool)>((nil, false))
 
     /// Registers how to cancel; runs it at once if a cancel was already asked for.
     func register(_ action: @escaping @Sendable () -> Void) {
