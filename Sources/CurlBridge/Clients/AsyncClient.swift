@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Sends requests with async/await: suspends the calling task, never a thread.
 ///
@@ -79,7 +78,7 @@ final class CancellationLink: Sendable {
         case cancelled
     }
 
-    private let state = Mutex(State.waiting)
+    private let state = PosixLock(State.waiting)
 
     /// Records the started transfer, cancelling it at once if cancellation came first.
     func attach(_ handle: TransferHandle?) {

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Sends requests and waits for the response: for worker threads, scripts and command-line tools.
 ///
@@ -113,7 +112,7 @@ public final class BlockingClient: Sendable {
 
     /// Where the transport's queue leaves the result for the waiting thread.
     private final class Outcome: Sendable {
-        let result = Mutex<Result<Response, RequestError>?>(nil)
+        let result = PosixLock<Result<Response, RequestError>?>(nil)
         let done = DispatchSemaphore(value: 0)
     }
 }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A transport's running count of requests and retries against its ``RetryBudget``: a sliding
 /// window of ten slots, each a tenth of the window long, so old traffic drops out gradually.
@@ -15,7 +14,7 @@ final class RetryBudgetLedger: Sendable {
     private let budget: RetryBudget
     /// The length of one slot, in nanoseconds.
     private let slotLength: UInt64
-    private let slots = Mutex([Slot](repeating: Slot(), count: RetryBudgetLedger.slotCount))
+    private let slots = PosixLock([Slot](repeating: Slot(), count: RetryBudgetLedger.slotCount))
 
     /// Creates a ledger for `budget`.
     init(_ budget: RetryBudget) {

@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import HTTPTypes
-import Synchronization
 
 /// One download, whichever client runs it: prepares the partial file (on the caller's thread),
 /// writes the body into it as it arrives (on the transport's queue), and finishes — verify, flush,
@@ -14,7 +13,7 @@ final class DownloadOperation: BodySink, Sendable {
     /// Where the file goes.
     let destination: URL
     private let options: DownloadOptions
-    private let state: Mutex<State>
+    private let state: PosixLock<State>
 
     /// What the body does with the bytes of the current response.
     private enum Mode {
@@ -46,7 +45,7 @@ final class DownloadOperation: BodySink, Sendable {
         self.request = request
         self.destination = destination
         self.options = options
-        self.state = Mutex(state)
+        self.state = PosixLock(state)
     }
 
     /// Checks the destination and opens the partial file — a new one, or the one `resumeData`

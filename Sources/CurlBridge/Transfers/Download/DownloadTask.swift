@@ -1,12 +1,11 @@
 import Dispatch
-import Synchronization
 
 /// A download started by a ``CallbackClient``: cancel it, with or without resume data.
 public final class DownloadTask: Sendable {
     let link = CancellationLink()
     /// Where the download's handlers run.
     private let queue: DispatchQueue
-    private let state = Mutex(State())
+    private let state = PosixLock(State())
 
     private struct State {
         var resumeDataHandlers: [@Sendable (ResumeData?) -> Void] = []

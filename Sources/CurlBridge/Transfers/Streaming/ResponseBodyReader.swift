@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// A streamed response for blocking code: the head, then the body through ``read()``, which waits
 /// for the next chunk. From ``BlockingClient/stream(_:bufferLimits:progress:)``.
@@ -19,7 +18,7 @@ public final class ResponseBodyReader: Sendable {
     private let arrival: DispatchSemaphore
     private let client: BlockingClient
     /// The transfer's outcome, once ``read()`` reached it.
-    private let end = Mutex<Result<Response, RequestError>?>(nil)
+    private let end = PosixLock<Result<Response, RequestError>?>(nil)
 
     init(head: ResponseHead, buffer: ResponseBodyBuffer, arrival: DispatchSemaphore, client: BlockingClient) {
         self.head = head

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// A streamed response started by a ``CallbackClient``: pause and resume delivery, or cancel.
 public final class StreamTask: Sendable {
@@ -23,7 +22,7 @@ public final class StreamTask: Sendable {
     private let buffer: ResponseBodyBuffer
     private let queue: DispatchQueue
     private let handlers: Handlers
-    private let delivery = Mutex(Delivery())
+    private let delivery = PosixLock(Delivery())
 
     init(buffer: ResponseBodyBuffer, queue: DispatchQueue, handlers: Handlers) {
         self.buffer = buffer
