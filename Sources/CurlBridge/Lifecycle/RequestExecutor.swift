@@ -64,7 +64,7 @@ final class RequestExecutor: @unchecked Sendable {
 
     /// The moment of an event.
     var moment: RequestStateMachine.Moment {
-        .init(now: MonotonicClock.now, date: Date(), jitter: Double.random(in: 0..<1))
+        .init(now: MonotonicClock.now)
     }
 
     // MARK: Starting (on the caller's thread)

@@ -4,10 +4,10 @@ extension RequestStateMachine {
     /// Whether a failure response with `status` could still be retried, so a body consumer must
     /// not see it before the decision: only then is it held.
     func mayRetry(status: Int) -> Bool {
-        guard status >= 400, ResendRule.Facts(setup.original).isRewindable, attempt < attemptLimit else { return false }
-        if setup.hasRetriers { return true }
-        return setup.retries.retryableStatusCodes.contains(status)
-            && ResendRule.denial(.policyRetry, ResendRule.Facts(setup.original)) == nil
+        guard status >= 400, attempt < attemptLimit else { return false }
+        let facts = ResendRule.Facts(setup.original)
+        if setup.hasRetriers { return ResendRule.denial(.retrierRetry, facts) == nil }
+        return setup.retries.retryableStatusCodes.contains(status) && ResendRule.denial(.policyRetry, facts) == nil
     }
 
     /// The running attempt ended, its redirects followed: succeed, or decide whether to try again.

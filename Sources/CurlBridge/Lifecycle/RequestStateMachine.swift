@@ -131,11 +131,26 @@ struct RequestStateMachine {
     }
 
     /// The moment of an event: the monotonic clock for durations and deadlines, the wall clock for
-    /// `Retry-After` dates, and a number in `0..<1` that picks a jittered backoff.
+    /// `Retry-After` dates, and a number in `0..<1` that picks a jittered backoff. Only a retry
+    /// policy's decision reads the last two, so an event's moment reads them when asked (a
+    /// moment made with fixed readings, as in tests, always gives those).
     struct Moment {
         var now: UInt64
-        var date: Date
-        var jitter: Double
+        private var readings: (date: Date, jitter: Double)?
+
+        /// The moment `now`, reading the wall clock and the system's random source when asked.
+        init(now: UInt64) {
+            self.now = now
+        }
+
+        /// The moment `now`, with fixed readings.
+        init(now: UInt64, date: Date, jitter: Double) {
+            self.now = now
+            readings = (date, jitter)
+        }
+
+        var date: Date { readings?.date ?? Date() }
+        var jitter: Double { readings?.jitter ?? Double.random(in: 0..<1) }
     }
 
     /// A redirect body larger than this is not drained: the hop is stopped (closing its
@@ -319,9 +334,9 @@ struct RequestStateMachine {
 
     /// A timer for the total timeout, the first time an interceptor wait needs one.
     mutating func armDeadline(at moment: Moment) -> [Action] {
-        guard let deadline = setup.deadline, !isDeadlineArmed else { return [] }
+        guard let timeLeft = timeLeft(at: moment), !isDeadlineArmed else { return [] }
         isDeadlineArmed = true
-        return [.armDeadline(after: .nanoseconds(Int64(deadline &- min(deadline, moment.now))))]
+        return [.armDeadline(after: timeLeft)]
     }
 
     // MARK: Time

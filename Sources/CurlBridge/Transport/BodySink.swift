@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// Where a response body goes, whichever engine receives it: memory under the request's cap
 /// (``MemoryBodySink``, a plain send), a file (``DownloadOperation``), or a stream's bounded
@@ -26,23 +27,25 @@ final class MemoryBodySink: BodySink {
     /// The cap, in bytes.
     private let limit: Int
     /// The request's method and URL, for the errors.
-    private let request: PreparedRequest
+    private let method: HTTPRequest.Method
+    private let url: String
     /// The body so far.
     private(set) var data = Data()
 
     init(for request: PreparedRequest) {
-        self.request = request
+        method = request.method
+        url = request.url
         limit = request.maximumBodySize
     }
 
     /// Why a head that declares `length` body bytes cannot be collected, if it cannot: above the
     /// cap, for a response that has a body. Reserves room for it otherwise.
     func refusal(declaredLength length: Int64?, status: Int) -> RequestError? {
-        guard let length, length > 0, request.method != .head, status != 204, status != 304 else { return nil }
+        guard let length, length > 0, method != .head, status != 204, status != 304 else { return nil }
         guard length <= limit else {
             return RequestError(
                 .bodyTooLarge, "the response declares \(length) body bytes, above the in-memory cap of \(limit) bytes",
-                method: request.method, url: request.url)
+                method: method, url: url)
         }
         data.reserveCapacity(Int(length))
         return nil
@@ -51,7 +54,7 @@ final class MemoryBodySink: BodySink {
     func write(_ bytes: UnsafeRawBufferPointer) -> BodyChunkVerdict {
         guard data.count + bytes.count <= limit else {
             return .fail(RequestError(
-                .bodyTooLarge, "the body exceeds the in-memory cap of \(limit) bytes", method: request.method, url: request.url))
+                .bodyTooLarge, "the body exceeds the in-memory cap of \(limit) bytes", method: method, url: url))
         }
         data.append(bytes.bindMemory(to: UInt8.self))
         return .accept
