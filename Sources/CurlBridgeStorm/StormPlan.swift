@@ -108,7 +108,7 @@ struct StormTargets: Sendable {
         case .connecting: .get("http://127.0.0.1:\(unansweredPort)/connect")
         case .tls: .get("https://127.0.0.1:\(stallPort)/")
         case .headers: .get(base + "never-respond")
-        case .body: .get(base + "drip?bytes=100000&interval=20")
+        case .body: .get(base + "drip?bytes=10000&interval=200")
         // Far more than a consumer that stopped reading can hold (64 KiB plus one receive buffer of
         // 512 KiB), and more than loopback delivers while its cancel is applied: it can only end
         // through the cancel.

@@ -72,7 +72,10 @@ struct StormReport {
             byPath[plan.path.rawValue, default: []].append(latency)
         default:
             unexpected += 1
-            problems.append(Problem(plan: plan, what: "unexpected outcome \(outcome)"))
+            problems.append(Problem(
+                plan: plan,
+                what: "unexpected outcome \(outcome): gate \(record.isGateReached ? "reached" : "not reached"),"
+                    + " completed \(Self.relative(record)) the cancel"))
         }
     }
 

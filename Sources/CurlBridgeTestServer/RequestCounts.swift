@@ -8,6 +8,13 @@ extension TestServer {
     public static func requestCount(key: String) -> Int {
         RequestCounts.counts.withLockedValue { $0[key, default: 0] }
     }
+
+    /// How many `/drip` responses to requests with `count=key` are still being written: a drip
+    /// stops when its last byte is out or its connection or HTTP/2 stream closes, so a test can
+    /// prove that a cancel reached the server.
+    public static func openDripCount(key: String) -> Int {
+        RequestCounts.openDrips.withLockedValue { $0[key, default: 0] }
+    }
 }
 
 /// The counts behind ``TestServer/requestCount(key:)``.
@@ -15,11 +22,23 @@ enum RequestCounts {
     /// A `NIOLockedValueBox` (a pthread mutex), which ThreadSanitizer understands.
     static let counts = NIOLockedValueBox<[String: Int]>([:])
 
+    /// The drips being written, by key.
+    static let openDrips = NIOLockedValueBox<[String: Int]>([:])
+
     /// Counts a request with target `target` if its query has a `count` parameter.
     static func note(target: String) {
-        guard let query = target.firstIndex(of: "?").map({ target[target.index(after: $0)...] }),
-            let key = QueryParameters(rawQuery: String(query))["count"]
-        else { return }
+        guard let key = key(of: target) else { return }
         counts.withLockedValue { $0[key, default: 0] += 1 }
+    }
+
+    /// The `count` parameter of `target`'s query, if it has one.
+    static func key(of target: String) -> String? {
+        guard let query = target.firstIndex(of: "?").map({ target[target.index(after: $0)...] }) else { return nil }
+        return QueryParameters(rawQuery: String(query))["count"]
+    }
+
+    /// A drip for a request counted under `key` started (`delta` 1) or stopped (`delta` -1).
+    static func noteDrip(key: String, _ delta: Int) {
+        openDrips.withLockedValue { $0[key, default: 0] += delta }
     }
 }

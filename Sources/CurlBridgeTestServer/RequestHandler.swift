@@ -26,6 +26,8 @@ final class RequestHandler: ChannelInboundHandler {
     private var isStreamingLoopRunning = false
     /// The pending step of a delayed or dripping response.
     private var timer: Scheduled<Void>?
+    /// The `count` key of the request whose drip is being written (see ``TestServer/openDripCount(key:)``).
+    private var drippingKey: String?
 
     /// A handler for a channel of connection number `connectionID`, answering `routes` first.
     init(connectionID: Int, routes: RegisteredRoutes) {
@@ -62,6 +64,14 @@ final class RequestHandler: ChannelInboundHandler {
         self.timer?.cancel()
         self.timer = nil
         self.streaming = nil
+        self.stopCountingDrip()
+    }
+
+    /// The drip counted under ``drippingKey`` ended.
+    private func stopCountingDrip() {
+        guard let key = self.drippingKey else { return }
+        self.drippingKey = nil
+        RequestCounts.noteDrip(key: key, -1)
     }
 
     /// Starts a request: an ``UploadSink`` takes `/upload-sink` bodies, every other body is collected.
@@ -167,6 +177,9 @@ final class RequestHandler: ChannelInboundHandler {
         case .drip(let count, let interval, let initialDelay):
             self.schedule(after: initialDelay, context: context) {
                 let headers: HTTPHeaders = ["Content-Type": "application/octet-stream", "Content-Length": String(count)]
+                // Counted before the head goes out, so a client that has the head sees the count.
+                self.drippingKey = RequestCounts.key(of: request.head.uri)
+                self.drippingKey.map { RequestCounts.noteDrip(key: $0, 1) }
                 self.writeHead(.ok, headers, for: request, context: context)
                 context.flush()
                 self.drip(remaining: count, every: interval, for: request, context: context)
@@ -240,6 +253,7 @@ final class RequestHandler: ChannelInboundHandler {
         context: ChannelHandlerContext
     ) {
         guard remaining > 0 else {
+            self.stopCountingDrip()
             self.finish(request, context: context)
             return
         }

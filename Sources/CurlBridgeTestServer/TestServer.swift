@@ -75,7 +75,8 @@ import Synchronization
 ///     connection, where it is served; never applies on HTTP/2;
 ///   - `delay=ms`: wait that long after the body before answering (default 0).
 ///
-/// Any route counts a request whose query has `count=K` under `K`: see ``requestCount(key:)``.
+/// Any route counts a request whose query has `count=K` under `K`: see ``requestCount(key:)``; a
+/// `/drip` answering one is counted until it stops: see ``openDripCount(key:)``.
 ///
 /// Your own routes come first: see ``route(_:method:respond:)``.
 ///

@@ -87,6 +87,7 @@ final class CurlEngine: TransferEngine, @unchecked Sendable {
     func stop(_ id: UInt64) -> TransferProgress? {
         guard let transfer = transfers[id] else { return nil }
         let progress = transfer.finalProgress()
+        transfer.abandonConnectionIfUnused()
         release(transfer, reusingHandle: transfer.leavesHandleReusable)
         return progress
     }
@@ -120,6 +121,7 @@ final class CurlEngine: TransferEngine, @unchecked Sendable {
     /// Ends `transfer` with `error` and reports it.
     private func fail(_ transfer: CurlTransfer, with error: RequestError) {
         let end = transfer.end(failingWith: error)
+        transfer.abandonConnectionIfUnused()
         release(transfer, reusingHandle: transfer.leavesHandleReusable)
         transfer.receiver.transferEnded(end)
     }

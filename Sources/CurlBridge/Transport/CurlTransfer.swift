@@ -386,6 +386,16 @@ final class CurlTransfer {
         TransferEnd(result: .failure(error.attributed(to: request.method, url: request.url)), finalProgress: finalProgress())
     }
 
+    /// Before the transfer is taken out of curl unfinished (cancelled, timed out, shut down): its
+    /// connection is closed unless another transfer still uses it. curl closes an HTTP/1.1
+    /// connection in that case anyway; for HTTP/2, libcurl 7.88 queues the stream's `RST_STREAM`
+    /// and writes it only with the connection's next write, so a connection left idle would keep
+    /// the server sending for a stream nobody reads. Closing it tells the server at once; on a
+    /// connection other transfers still use, their next write carries the reset.
+    func abandonConnectionIfUnused() {
+        try? easy.set(CURLOPT_FORBID_REUSE, 1)
+    }
+
     /// The final byte counts, when the receiver wants progress.
     func finalProgress() -> TransferProgress? {
         guard receiver.wantsProgress else { return nil }
