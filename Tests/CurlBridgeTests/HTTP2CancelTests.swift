@@ -9,7 +9,7 @@ import Testing
 @Suite(.hangGuard) struct HTTP2CancelTests {
     @Test func cancellingTheOnlyStreamOfAConnectionStopsTheServersResponse() async throws {
         let transport = Fixture.transport(try await Fixture.server(), tls: true)
-        let key = "h2-cancel-\(UInt64.random(in: 0...UInt64.max))"
+        let key = UUID().uuidString
         let (head, handle) = try await startDrip(on: transport, key: key)
         #expect(head.httpVersion == .http2)
         #expect(TestServer.openDripCount(key: key) == 1)
@@ -20,11 +20,11 @@ import Testing
 
     @Test func aConnectionAnotherStreamStillUsesStaysOpen() async throws {
         let transport = Fixture.transport(try await Fixture.server(), tls: true)
-        let (staying, leaving) = ("h2-stay-\(UInt64.random(in: 0...UInt64.max))", "h2-leave-\(UInt64.random(in: 0...UInt64.max))")
+        let (staying, leaving) = (UUID().uuidString, UUID().uuidString)
         let (_, stayingHandle) = try await startDrip(on: transport, key: staying)
+        // The second stream starts once the first has its head: curl multiplexes it on that connection.
         let (_, leavingHandle) = try await startDrip(on: transport, key: leaving)
         leavingHandle.cancel()
-        // The second stream starts once the first has its head: curl multiplexes it on that connection.
         try #require(await poll(within: .seconds(60), until: { transport.inFlightCount == 1 }), "the cancel never ended the transfer")
         let leavingStopped = await poll(within: .seconds(30), until: { TestServer.openDripCount(key: leaving) == 0 })
         #expect(leavingStopped, "the cancelled stream's reset did not reach the server while its connection carried another")
