@@ -14,7 +14,9 @@ import Foundation
 /// timers come back through the loop's inbox, by id. Only ``interceptors`` is shared, behind its lock.
 final class RequestExecutor: @unchecked Sendable {
     let id: UInt64
-    var machine: RequestStateMachine
+    /// Unchecked at run time (no `swift_beginAccess` per event): the machine is pure — none of its
+    /// methods calls back into the executor — so no two accesses to it ever overlap.
+    @exclusivity(unchecked) var machine: RequestStateMachine
     /// The caller's events.
     let downstream: TransferEvents
     let environment: LifecycleEnvironment

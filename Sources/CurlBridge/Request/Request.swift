@@ -17,52 +17,133 @@ import Logging
 ///     .timeout(total: .seconds(5))
 /// ```
 public struct Request: Sendable {
+    /// The fields, shared by copies of the request until one of them changes (copy-on-write): a
+    /// request is copied into every attempt, hop and event of its life, and one reference costs
+    /// less to copy than eighteen fields.
+    private var storage: CopyOnWrite<Fields>
+
     /// The HTTP method.
-    public var method: HTTPRequest.Method
+    public var method: HTTPRequest.Method {
+        get { storage.value.method }
+        _modify { yield &storage.value.method }
+    }
     /// The URL as written: absolute, or a path relative to the configuration's base URL.
-    public var url: String
+    public var url: String {
+        get { storage.value.url }
+        _modify { yield &storage.value.url }
+    }
     /// Query items appended to the URL's own query, percent-encoded per RFC 3986.
-    public var queryItems: [URLQueryItem]
+    public var queryItems: [URLQueryItem] {
+        get { storage.value.queryItems }
+        _modify { yield &storage.value.queryItems }
+    }
     /// Already-encoded query text appended after ``queryItems`` (from ``parameters(_:encoder:destination:)``).
-    var encodedQueryParts: [String]
+    var encodedQueryParts: [String] {
+        get { storage.value.encodedQueryParts }
+        _modify { yield &storage.value.encodedQueryParts }
+    }
     /// Header fields; these win over the configuration's default headers of the same name.
-    public var headerFields: HTTPFields
+    public var headerFields: HTTPFields {
+        get { storage.value.headerFields }
+        _modify { yield &storage.value.headerFields }
+    }
     /// The body, if any.
-    public var body: Body?
+    public var body: Body? {
+        get { storage.value.body }
+        _modify { yield &storage.value.body }
+    }
     /// Per-request timeouts; each non-`nil` field overrides the configuration's.
-    public var timeouts: Timeouts
+    public var timeouts: Timeouts {
+        get { storage.value.timeouts }
+        _modify { yield &storage.value.timeouts }
+    }
     /// Names of headers redacted from ``curlDescription(for:revealingSecrets:)`` besides
     /// `Authorization`, `Proxy-Authorization` and `Cookie`; see ``header(_:_:sensitive:forwardable:)``.
-    public var sensitiveHeaderNames: Set<HTTPField.Name>
+    public var sensitiveHeaderNames: Set<HTTPField.Name> {
+        get { storage.value.sensitiveHeaderNames }
+        _modify { yield &storage.value.sensitiveHeaderNames }
+    }
     /// Names of headers that a redirect to another origin carries even under
     /// ``RedirectPolicy/CrossOriginHeaders/safeListOnly``; see ``header(_:_:sensitive:forwardable:)``.
-    public var forwardableHeaderNames: Set<HTTPField.Name>
+    public var forwardableHeaderNames: Set<HTTPField.Name> {
+        get { storage.value.forwardableHeaderNames }
+        _modify { yield &storage.value.forwardableHeaderNames }
+    }
     /// This request's redirect policy, replacing the configuration's; `nil` (the default) uses
     /// ``Configuration/redirects``.
-    public var redirectPolicy: RedirectPolicy?
+    public var redirectPolicy: RedirectPolicy? {
+        get { storage.value.redirectPolicy }
+        _modify { yield &storage.value.redirectPolicy }
+    }
     /// Whether the configuration's default headers are left out: set on a hop to another origin,
     /// whose headers were already filtered with the defaults merged in.
-    var omitsDefaultHeaders: Bool
+    var omitsDefaultHeaders: Bool {
+        get { storage.value.omitsDefaultHeaders }
+        _modify { yield &storage.value.omitsDefaultHeaders }
+    }
     /// The credential sent with this request, if any (see ``credential(_:)``); it replaces any
     /// `Authorization` header field and the configuration's credential for the URL's origin.
-    public var credential: Credential?
+    public var credential: Credential? {
+        get { storage.value.credential }
+        _modify { yield &storage.value.credential }
+    }
     /// The first problem found while building, reported at send time.
-    var problem: RequestError?
+    var problem: RequestError? {
+        get { storage.value.problem }
+        _modify { yield &storage.value.problem }
+    }
     /// Whether the transport's cookie jar sends its cookies with this request and stores those
     /// the response sets; `true` by default. See ``cookies(_:)``.
-    public var usesCookieJar: Bool
+    public var usesCookieJar: Bool {
+        get { storage.value.usesCookieJar }
+        _modify { yield &storage.value.usesCookieJar }
+    }
     /// This request's retry policy, replacing the configuration's; `nil` (the default) uses
     /// ``Configuration/retryPolicy``.
-    public var retryPolicy: RetryPolicy?
+    public var retryPolicy: RetryPolicy? {
+        get { storage.value.retryPolicy }
+        _modify { yield &storage.value.retryPolicy }
+    }
     /// Whether the request may be retried although its method is not idempotent; see
     /// ``idempotent(key:)``.
-    public var isMarkedIdempotent: Bool
+    public var isMarkedIdempotent: Bool {
+        get { storage.value.isMarkedIdempotent }
+        _modify { yield &storage.value.isMarkedIdempotent }
+    }
     /// Adapters and retriers for this request only, after the configuration's; see
     /// ``intercepted(by:)``.
-    public var interceptors: [any RequestInterceptor]
+    public var interceptors: [any RequestInterceptor] {
+        get { storage.value.interceptors }
+        _modify { yield &storage.value.interceptors }
+    }
     /// The logger for this request, replacing the configuration's; `nil` (the default) uses
     /// ``Configuration/logger``. See ``logger(_:)``.
-    public var logger: Logger?
+    public var logger: Logger? {
+        get { storage.value.logger }
+        _modify { yield &storage.value.logger }
+    }
+
+    /// A request's stored fields.
+    private struct Fields: Sendable {
+        var method: HTTPRequest.Method
+        var url: String
+        var queryItems: [URLQueryItem] = []
+        var encodedQueryParts: [String] = []
+        var headerFields: HTTPFields = HTTPFields()
+        var body: Body?
+        var timeouts: Timeouts = Timeouts()
+        var sensitiveHeaderNames: Set<HTTPField.Name> = []
+        var forwardableHeaderNames: Set<HTTPField.Name> = []
+        var redirectPolicy: RedirectPolicy?
+        var omitsDefaultHeaders: Bool = false
+        var credential: Credential?
+        var problem: RequestError?
+        var usesCookieJar: Bool = true
+        var retryPolicy: RetryPolicy?
+        var isMarkedIdempotent: Bool = false
+        var interceptors: [any RequestInterceptor] = []
+        var logger: Logger?
+    }
 
     /// Creates a request with a standard or custom method.
     ///
@@ -70,24 +151,7 @@ public struct Request: Sendable {
     ///   - method: The method.
     ///   - url: An absolute URL, or a path relative to the configuration's base URL.
     public init(method: HTTPRequest.Method, url: String) {
-        self.method = method
-        self.url = url
-        self.queryItems = []
-        self.encodedQueryParts = []
-        self.headerFields = HTTPFields()
-        self.body = nil
-        self.timeouts = Timeouts()
-        self.sensitiveHeaderNames = []
-        self.forwardableHeaderNames = []
-        self.redirectPolicy = nil
-        self.omitsDefaultHeaders = false
-        self.credential = nil
-        self.problem = nil
-        self.usesCookieJar = true
-        self.retryPolicy = nil
-        self.isMarkedIdempotent = false
-        self.interceptors = []
-        self.logger = nil
+        storage = CopyOnWrite(Fields(method: method, url: url))
     }
 
     /// Creates a request with a method given by name, such as `"PROPFIND"`.

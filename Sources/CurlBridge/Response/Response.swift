@@ -6,27 +6,81 @@ import HTTPTypes
 /// Any status is a response, not an error; call ``validate(statusCodes:contentTypes:)`` to turn
 /// unacceptable statuses into a ``RequestError``.
 public struct Response: Sendable, Equatable {
+    /// The fields, shared by copies of the response until one of them changes (copy-on-write): a
+    /// response passes through the request's state machine, its events and the caller's
+    /// completion, and one reference costs less to copy than ten fields.
+    private var storage: CopyOnWrite<Fields>
+
     /// The status code and reason phrase.
-    public var status: HTTPResponse.Status
+    public var status: HTTPResponse.Status {
+        get { storage.value.status }
+        _modify { yield &storage.value.status }
+    }
     /// The header fields of the final response, as libcurl's header API reports them.
-    public var headerFields: HTTPFields
+    public var headerFields: HTTPFields {
+        get { storage.value.headerFields }
+        _modify { yield &storage.value.headerFields }
+    }
     /// The body, decoded from any content encoding.
-    public var body: Data
+    public var body: Data {
+        get { storage.value.body }
+        _modify { yield &storage.value.body }
+    }
     /// The URL the response came from: after redirects, the last one (the effective URL).
-    public var url: String
+    public var url: String {
+        get { storage.value.url }
+        _modify { yield &storage.value.url }
+    }
     /// The redirects followed to get here, first to last; empty when there were none.
-    public var redirects: [RedirectHop]
+    public var redirects: [RedirectHop] {
+        get { storage.value.redirects }
+        _modify { yield &storage.value.redirects }
+    }
     /// The HTTP version the response used.
-    public var httpVersion: HTTPVersion
+    public var httpVersion: HTTPVersion {
+        get { storage.value.httpVersion }
+        _modify { yield &storage.value.httpVersion }
+    }
     /// Timings, sizes and connection facts, from curl.
-    public var metrics: TransferMetrics
+    public var metrics: TransferMetrics {
+        get { storage.value.metrics }
+        _modify { yield &storage.value.metrics }
+    }
     /// The method of the request this answers (a `HEAD` response has no body).
-    public var requestMethod: HTTPRequest.Method
+    public var requestMethod: HTTPRequest.Method {
+        get { storage.value.requestMethod }
+        _modify { yield &storage.value.requestMethod }
+    }
     /// The request's `Accept` value, which ``validate(statusCodes:contentTypes:)`` checks against
     /// by default; `nil` when the request sent none of its own (curl then sends `*/*`).
-    public var requestAccept: String?
+    public var requestAccept: String? {
+        get { storage.value.requestAccept }
+        _modify { yield &storage.value.requestAccept }
+    }
     /// Every attempt made to get this response, first to last (one, unless it was retried).
-    public var attempts: [AttemptRecord]
+    public var attempts: [AttemptRecord] {
+        get { storage.value.attempts }
+        _modify { yield &storage.value.attempts }
+    }
+
+    /// A response's stored fields.
+    private struct Fields: Sendable, Equatable {
+        var status: HTTPResponse.Status
+        var headerFields: HTTPFields
+        var body: Data
+        var url: String
+        var redirects: [RedirectHop]
+        var httpVersion: HTTPVersion
+        var metrics: TransferMetrics
+        var requestMethod: HTTPRequest.Method
+        var requestAccept: String?
+        var attempts: [AttemptRecord]
+    }
+
+    /// Whether two responses have the same fields.
+    public static func == (lhs: Response, rhs: Response) -> Bool {
+        lhs.storage.sharesStorage(with: rhs.storage) || lhs.storage.value == rhs.storage.value
+    }
 
     /// Creates a response.
     public init(
@@ -34,16 +88,10 @@ public struct Response: Sendable, Equatable {
         httpVersion: HTTPVersion, metrics: TransferMetrics,
         requestMethod: HTTPRequest.Method = .get, requestAccept: String? = nil, redirects: [RedirectHop] = []
     ) {
-        self.redirects = redirects
-        self.status = status
-        self.headerFields = headerFields
-        self.body = body
-        self.url = url
-        self.httpVersion = httpVersion
-        self.metrics = metrics
-        self.requestMethod = requestMethod
-        self.requestAccept = requestAccept
-        self.attempts = []
+        storage = CopyOnWrite(Fields(
+            status: status, headerFields: headerFields, body: body, url: url, redirects: redirects,
+            httpVersion: httpVersion, metrics: metrics, requestMethod: requestMethod, requestAccept: requestAccept,
+            attempts: []))
     }
 
     /// Status, headers and HTTP version.
