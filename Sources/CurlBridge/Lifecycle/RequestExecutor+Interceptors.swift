@@ -4,7 +4,7 @@ extension RequestExecutor {
     /// Runs the adapters in a task; their answer comes back to the loop.
     func runAdapters(_ request: Request, _ context: AttemptContext) {
         let (adapters, registry, id) = (self.adapters, environment.registry, self.id)
-        interceptors.keep(Task {
+        interceptors?.keep(Task {
             let adapted = await InterceptorChain.adapt(request, with: adapters, context: context)
             registry.submit { registry.executor(id)?.adapted(adapted) }
         })
@@ -13,7 +13,7 @@ extension RequestExecutor {
     /// Asks the retriers in a task; their decision comes back to the loop.
     func runRetriers(after outcome: AttemptOutcome, of request: Request, _ context: AttemptContext) {
         let (retriers, registry, id) = (self.retriers, environment.registry, self.id)
-        interceptors.keep(Task {
+        interceptors?.keep(Task {
             let decision = await InterceptorChain.decide(after: outcome, of: request, with: retriers, context: context)
             registry.submit { registry.executor(id)?.retriersDecided(decision) }
         })

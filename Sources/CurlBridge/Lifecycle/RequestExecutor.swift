@@ -30,12 +30,13 @@ final class RequestExecutor: @unchecked Sendable {
     let hasMonitors: Bool
     /// The running hop's body, when no consumer takes it.
     var memory: MemoryBodySink?
-    /// The task running adapters or retriers, cancelled if the request ends first.
-    let interceptors = InterceptorTask()
+    /// The task running adapters or retriers, cancelled if the request ends first; `nil` for a
+    /// request that has none (most: no lock to make for them).
+    let interceptors: InterceptorTask?
     /// Whether the registry holds it (from then on, its events run on the loop).
     private var isRegistered = false
-    /// Actions not yet performed, in order; events that arrive while actions run (a transfer that
-    /// ends as it begins) append theirs after.
+    /// Actions of events that arrived while actions ran (a transfer that ends as it begins), to
+    /// perform after them, in order.
     private var pending: [RequestStateMachine.Action] = []
     private var isPerforming = false
 
@@ -52,6 +53,7 @@ final class RequestExecutor: @unchecked Sendable {
             observers.append(log)
         }
         self.observers = observers
+        interceptors = adapters.isEmpty && retriers.isEmpty ? nil : InterceptorTask()
         hasMonitors = !environment.monitors.monitors.isEmpty
         let startedAt = MonotonicClock.now
         let total = environment.defaults.timeouts.overridden(by: request.timeouts).total
@@ -152,15 +154,18 @@ final class RequestExecutor: @unchecked Sendable {
 
     /// Performs `actions` in order, after any still pending.
     func perform(_ actions: [RequestStateMachine.Action]) {
-        pending.append(contentsOf: actions)
-        guard !isPerforming else { return }
+        guard !isPerforming else {
+            pending.append(contentsOf: actions)
+            return
+        }
         isPerforming = true
+        for action in actions { execute(action) }
         var next = 0
         while next < pending.count {
             execute(pending[next])
             next += 1
         }
-        pending.removeAll()
+        pending.removeAll(keepingCapacity: true)
         isPerforming = false
     }
 
@@ -173,7 +178,7 @@ final class RequestExecutor: @unchecked Sendable {
         case .runRetriers(let outcome, let request, let context):
             runRetriers(after: outcome, of: request, context)
         case .cancelInterceptors:
-            interceptors.cancel()
+            interceptors?.cancel()
         case .countRequestInBudget:
             environment.budget.recordRequest(now: machine.setup.startedAt)
         case .withdrawRetryFromBudget:
@@ -223,7 +228,7 @@ final class RequestExecutor: @unchecked Sendable {
         if !observers.isEmpty {
             observe(.completed(machine.setup.original, result, attempts: machine.records.count, duration: duration))
         }
-        interceptors.end()
+        interceptors?.end()
         if isRegistered { environment.registry.remove(id) }
         downstream.onComplete(result)
     }

@@ -1,11 +1,12 @@
 extension RequestStateMachine {
     /// Something the executor does for the machine, in the order returned. The cases that carry a
-    /// request, a response or an event are boxed (`indirect`): an action is then a word or two,
-    /// and the arrays of them the machine builds copy words, not whole requests.
+    /// response, an event or several values are boxed (`indirect`): an action is then a few
+    /// words, and the arrays of them the machine builds copy words, not whole errors. A
+    /// ``Request`` is one reference already, so the one case of every hop, `send`, is not boxed.
     enum Action {
         /// Prepare `request` and hand it to a transfer (then report ``RequestStateMachine/sending(_:at:)``
         /// or ``RequestStateMachine/sendFailed(_:at:)``).
-        indirect case send(Request, Send)
+        case send(Request, Send)
         /// Run the adapters on `request` in a task; report ``RequestStateMachine/adapted(_:at:)``.
         indirect case runAdapters(Request, AttemptContext)
         /// Ask the retriers about `outcome` in a task; report ``RequestStateMachine/retriersDecided(_:at:)``.

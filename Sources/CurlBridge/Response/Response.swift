@@ -6,9 +6,11 @@ import HTTPTypes
 /// Any status is a response, not an error; call ``validate(statusCodes:contentTypes:)`` to turn
 /// unacceptable statuses into a ``RequestError``.
 public struct Response: Sendable, Equatable {
-    /// The fields, shared by copies of the response until one of them changes (copy-on-write): a
-    /// response passes through the request's state machine, its events and the caller's
-    /// completion, and one reference costs less to copy than ten fields.
+    /// The fields the transfer fixes, shared by copies of the response until one of them changes
+    /// (copy-on-write): a response passes through the request's state machine, its events and the
+    /// caller's completion, and one reference costs less to copy than eight fields. The body and
+    /// the attempts, filled in after the transfer for every response, are stored beside it, so
+    /// that filling them in never copies the rest.
     private var storage: CopyOnWrite<Fields>
 
     /// The status code and reason phrase.
@@ -22,10 +24,7 @@ public struct Response: Sendable, Equatable {
         _modify { yield &storage.value.headerFields }
     }
     /// The body, decoded from any content encoding.
-    public var body: Data {
-        get { storage.value.body }
-        _modify { yield &storage.value.body }
-    }
+    public var body: Data
     /// The URL the response came from: after redirects, the last one (the effective URL).
     public var url: String {
         get { storage.value.url }
@@ -58,28 +57,24 @@ public struct Response: Sendable, Equatable {
         _modify { yield &storage.value.requestAccept }
     }
     /// Every attempt made to get this response, first to last (one, unless it was retried).
-    public var attempts: [AttemptRecord] {
-        get { storage.value.attempts }
-        _modify { yield &storage.value.attempts }
-    }
+    public var attempts: [AttemptRecord]
 
     /// A response's stored fields.
     private struct Fields: Sendable, Equatable {
         var status: HTTPResponse.Status
         var headerFields: HTTPFields
-        var body: Data
         var url: String
         var redirects: [RedirectHop]
         var httpVersion: HTTPVersion
         var metrics: TransferMetrics
         var requestMethod: HTTPRequest.Method
         var requestAccept: String?
-        var attempts: [AttemptRecord]
     }
 
     /// Whether two responses have the same fields.
     public static func == (lhs: Response, rhs: Response) -> Bool {
-        lhs.storage.sharesStorage(with: rhs.storage) || lhs.storage.value == rhs.storage.value
+        lhs.body == rhs.body && lhs.attempts == rhs.attempts
+            && (lhs.storage.sharesStorage(with: rhs.storage) || lhs.storage.value == rhs.storage.value)
     }
 
     /// Creates a response.
@@ -89,9 +84,10 @@ public struct Response: Sendable, Equatable {
         requestMethod: HTTPRequest.Method = .get, requestAccept: String? = nil, redirects: [RedirectHop] = []
     ) {
         storage = CopyOnWrite(Fields(
-            status: status, headerFields: headerFields, body: body, url: url, redirects: redirects,
-            httpVersion: httpVersion, metrics: metrics, requestMethod: requestMethod, requestAccept: requestAccept,
-            attempts: []))
+            status: status, headerFields: headerFields, url: url, redirects: redirects,
+            httpVersion: httpVersion, metrics: metrics, requestMethod: requestMethod, requestAccept: requestAccept))
+        self.body = body
+        attempts = []
     }
 
     /// Status, headers and HTTP version.
