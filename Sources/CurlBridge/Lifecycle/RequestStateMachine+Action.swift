@@ -41,3 +41,11 @@ extension RequestStateMachine {
         case resend
     }
 }
+
+extension [RequestStateMachine.Action] {
+    /// These actions, then `later`: `later` itself when these are none (a notice no monitor
+    /// watches, the common case), so the machine's usual path builds each array once.
+    func then(_ later: [Element]) -> [Element] {
+        isEmpty ? later : self + later
+    }
+}

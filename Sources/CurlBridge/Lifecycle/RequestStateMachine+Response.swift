@@ -158,7 +158,7 @@ extension RequestStateMachine {
             case .follow(let next, let redirect):
                 hops.append(redirect)
                 let notice: [Action] = setup.isObserved ? [.notify(.redirected(redirect))] : []
-                return notice + follow(next, at: moment)
+                return notice.then(follow(next, at: moment))
             case .fail(let error):
                 return attemptEnded(.failure(error.with(response: response)), at: moment)
             }

@@ -27,21 +27,21 @@ extension RequestStateMachine {
         let notice: [Action] = setup.isObserved ? [.notify(.attemptEnded(attempt: attempt, result, duration: duration))] : []
         switch outcome {
         case .response(let response) where response.status.code < 400:
-            return notice + finish(result, release: held, at: moment)
+            return notice.then(finish(result, release: held, at: moment))
         case .failure(let error) where error.code == .cancelled || error.code == .transportShutDown:
-            return notice + finish(result, release: held, at: moment)
+            return notice.then(finish(result, release: held, at: moment))
         default:
             break
         }
         if consumerHasResponse {
             let retryable = setup.hasRetriers || RetryStep.isRetryable(outcome, policy: setup.retries)
-            return notice + deliver(result, release: held, denial: retryable ? .responseDelivered : nil, at: moment)
+            return notice.then(deliver(result, release: held, denial: retryable ? .responseDelivered : nil, at: moment))
         }
         let end = AttemptEnd(result: result, outcome: outcome, held: held)
-        guard setup.hasRetriers else { return notice + applyPolicy(after: end, at: moment) }
+        guard setup.hasRetriers else { return notice.then(applyPolicy(after: end, at: moment)) }
         state = .decidingRetry(end)
         let context = AttemptContext(requestID: setup.id, attempt: attempt, previousAttempts: Array(records.dropLast()))
-        return notice + [.runRetriers(outcome, attemptRequest, context)] + armDeadline(at: moment)
+        return notice.then([.runRetriers(outcome, attemptRequest, context)] + armDeadline(at: moment))
     }
 
     /// The retriers decided about the attempt that ended.
@@ -106,7 +106,7 @@ extension RequestStateMachine {
             return finish(.failure(error), release: nil, at: moment)
         }
         let notice: [Action] = setup.isObserved ? [.notify(.retryScheduled(records[records.count - 1], delay: delay))] : []
-        return notice + [.wait(delay, .backoff(attempt: attempt))]
+        return notice.then([.wait(delay, .backoff(attempt: attempt))])
     }
 
     /// Reports `result`, noting on the last attempt why it was not retried.

@@ -208,7 +208,7 @@ struct RequestStateMachine {
         var actions: [Action] = []
         if setup.isObserved { actions.append(.notify(.started(setup.original))) }
         if setup.retries.maximumAttempts > 1 { actions.append(.countRequestInBudget) }
-        return actions + beginAttempt(1, at: moment)
+        return actions.then(beginAttempt(1, at: moment))
     }
 
     /// The caller was cancelled before the request started: it starts and ends at once, so
@@ -216,7 +216,7 @@ struct RequestStateMachine {
     mutating func startCancelled(_ message: String, at moment: Moment) -> [Action] {
         guard case .initial = state else { return [] }
         let started: [Action] = setup.isObserved ? [.notify(.started(setup.original))] : []
-        return started + cancel(message, at: moment)
+        return started.then(cancel(message, at: moment))
     }
 
     /// Attempt `number` begins: adapters first, if any.

@@ -3,7 +3,10 @@ import HTTPTypes
 
 /// A request checked and resolved against a configuration: everything the transport needs, in
 /// the form curl takes it. Only a valid request becomes a `PreparedRequest`.
-struct PreparedRequest: Sendable {
+///
+/// A class, immutable: it passes from the caller's thread to the loop, the engine and its
+/// transfer, and each of those hands is a reference, not fourteen fields.
+final class PreparedRequest: Sendable {
     /// The method.
     let method: HTTPRequest.Method
     /// The absolute URL, query included.
@@ -34,6 +37,39 @@ struct PreparedRequest: Sendable {
     /// How its transfer logs curl's verbose output; `nil` unless its logger is at `trace` level.
     let trace: CurlTrace?
 
+    /// Creates a prepared request from its parts (``Request/prepared(with:)`` checks them).
+    init(
+        method: HTTPRequest.Method,
+        url: String,
+        headerLines: [String],
+        body: Request.Body.Content?,
+        connectTimeoutMilliseconds: Int?,
+        idleTimeoutNanoseconds: UInt64?,
+        totalTimeoutMilliseconds: Int?,
+        maximumBodySize: Int,
+        maximumHeaderSize: Int,
+        isIdempotent: Bool,
+        accept: String?,
+        usesCookieJar: Bool,
+        authentication: CurlAuthentication?,
+        trace: CurlTrace?
+    ) {
+        self.method = method
+        self.url = url
+        self.headerLines = headerLines
+        self.body = body
+        self.connectTimeoutMilliseconds = connectTimeoutMilliseconds
+        self.idleTimeoutNanoseconds = idleTimeoutNanoseconds
+        self.totalTimeoutMilliseconds = totalTimeoutMilliseconds
+        self.maximumBodySize = maximumBodySize
+        self.maximumHeaderSize = maximumHeaderSize
+        self.isIdempotent = isIdempotent
+        self.accept = accept
+        self.usesCookieJar = usesCookieJar
+        self.authentication = authentication
+        self.trace = trace
+    }
+
     /// Whether the body is a multipart form.
     var isMultipart: Bool {
         if case .multipart = body { return true }
@@ -42,7 +78,8 @@ struct PreparedRequest: Sendable {
 }
 
 /// What every request of one transport starts from, computed once when the transport is made.
-struct RequestDefaults: Sendable {
+/// A class, immutable: every request reads it, and a reference is what is passed.
+final class RequestDefaults: Sendable {
     /// A default header, ready to send.
     struct HeaderLine: Sendable {
         let name: HTTPField.Name
