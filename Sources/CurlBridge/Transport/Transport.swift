@@ -66,11 +66,16 @@ public final class Transport: Sendable {
     }
 
     /// A transport's loop, with its registry of requests and its engine, and what each request's
-    /// executor needs.
-    struct Core: Sendable {
+    /// executor needs. A class: every request reads it, as one reference.
+    final class Core: Sendable {
         let loop: CurlMultiLoop
         let environment: LifecycleEnvironment
         var registry: RequestRegistry { environment.registry }
+
+        init(loop: CurlMultiLoop, environment: LifecycleEnvironment) {
+            self.loop = loop
+            self.environment = environment
+        }
     }
 
     private init(configuration: Configuration, stubHandler: StubEngine.Handler?) {
