@@ -100,4 +100,26 @@ struct FuzzRegressionTests {
         let error = await style.send(.get(server.url), through: Transport()).failure
         #expect(error?.code == .protocolError)
     }
+
+    /// FuzzResponseHead (under AddressSanitizer): libcurl before 8.1.0 keeps a pointer to a
+    /// transfer's last response header after freeing it, and a reused easy handle whose next
+    /// response starts with a folded line unfolds that line into the freed header — a
+    /// use-after-free any server can cause. Transports no longer reuse handles on such a libcurl.
+    /// Without AddressSanitizer the corruption is silent, so the test checks what prevents it: no
+    /// handle was reused (with reuse forced on, the count check fails and the error is the same).
+    @Test("A response whose first header line is folded, after another on the same transport, is a protocol error", arguments: ClientStyle.allCases)
+    func foldedFirstHeaderLineAfterAnotherResponse(style: ClientStyle) async throws {
+        let server = try ScriptedServer([
+            Data("HTTP/1.1 200 OK\r\nX-Fold: a\r\n continued\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".utf8),
+            Data("HTTP/1.1 200 OK\r\n folded\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".utf8),
+        ])
+        let transport = Transport()
+        let first = try await style.send(.get(server.url), through: transport).get()
+        #expect(first.status == .ok)
+        let error = await style.send(.get(server.url), through: transport).failure
+        #expect(error?.code == .protocolError, "\(String(describing: error))")
+        if !CurlGlobal.clearsHeaderStateOnReuse {
+            #expect(transport.reusedEasyHandleCount == 0, "a handle was reused on a libcurl where that is unsafe")
+        }
+    }
 }

@@ -78,6 +78,10 @@ public struct Configuration: Sendable {
     public var eventMonitors: [any EventMonitor]
     /// What ``logger`` may see; secrets redacted by default.
     public var logging: LoggingOptions
+    /// Whether finished transfers' easy handles are kept for the next ones: only where libcurl
+    /// makes that safe (``CurlGlobal/clearsHeaderStateOnReuse``). Tests of the handle pool turn it
+    /// on to exercise reuse against their own servers.
+    var reusesEasyHandles = CurlGlobal.clearsHeaderStateOnReuse
 
     /// Creates a configuration; every parameter has the default documented on its property.
     public init(

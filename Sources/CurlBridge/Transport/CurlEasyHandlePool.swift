@@ -4,6 +4,9 @@ import Synchronization
 /// one: `curl_easy_init`'s allocations and initialisation, and the handle's TLS session cache,
 /// which a reused handle keeps. (libcurl 7.88 allocates the receive buffer per transfer either way.)
 ///
+/// On a libcurl before 8.1.0 the engine makes it with no capacity, so every transfer gets a fresh
+/// handle (see ``CurlGlobal/clearsHeaderStateOnReuse``).
+///
 /// A handle comes back through ``recycle(_:)`` once its transfer has left the multi handle, and is
 /// reset there (``CurlEasyHandle/reset()``: every option, callback and pointer to the finished
 /// transfer cleared), so an idle handle holds nothing of the request it served; the next transfer

@@ -16,6 +16,9 @@ struct CurlEasyOptions: Sendable {
     let proxy: CurlProxyOptions
     /// Unix socket, connection ages and local binding.
     let connection: CurlConnectionOptions
+    /// Whether a finished transfer's easy handle serves a later one (see
+    /// ``CurlGlobal/clearsHeaderStateOnReuse``).
+    let reusesHandles: Bool
 
     /// The options for `configuration`, with the transport's cookie jar.
     init(_ configuration: Configuration, cookieShare: CurlCookieShare?) {
@@ -26,6 +29,7 @@ struct CurlEasyOptions: Sendable {
         self.cookieShare = cookieShare
         proxy = CurlProxyOptions(configuration.proxy)
         connection = CurlConnectionOptions(configuration)
+        reusesHandles = configuration.reusesEasyHandles
     }
 
     /// Applies these options, and the safe defaults every transfer gets, to `easy`.

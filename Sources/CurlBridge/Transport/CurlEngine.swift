@@ -13,8 +13,8 @@ final class CurlEngine: TransferEngine, @unchecked Sendable {
     private let easyOptions: CurlEasyOptions
     /// Transfers in flight, by request id; holding them here keeps curl's callback pointers valid.
     private var transfers: [UInt64: CurlTransfer] = [:]
-    /// Easy handles between transfers.
-    private let handles = CurlEasyHandlePool(capacity: CurlEngine.idleHandleCapacity)
+    /// Easy handles between transfers; none are kept where reuse is unsafe.
+    private let handles: CurlEasyHandlePool
     private let inFlight = Atomic<Int>(0)
     /// The earliest moment an idle timeout could expire, in `MonotonicClock` nanoseconds.
     private var nextIdleCheck: UInt64?
@@ -28,6 +28,7 @@ final class CurlEngine: TransferEngine, @unchecked Sendable {
     init(loop: CurlMultiLoop, options: CurlEasyOptions) {
         self.loop = loop
         self.easyOptions = options
+        handles = CurlEasyHandlePool(capacity: options.reusesHandles ? Self.idleHandleCapacity : 0)
     }
 
     /// How many transfers began on a reused easy handle (a test diagnostic).

@@ -41,4 +41,14 @@ enum CurlGlobal {
         }
         return String(cString: version)
     }()
+
+    /// Whether the linked libcurl clears an easy handle's header state when the handle serves
+    /// another transfer. Before 8.1.0 it keeps a pointer to the previous transfer's last header
+    /// after freeing it (curl pull request 11103): a response whose first header line is a folded
+    /// continuation then makes curl unfold it into that freed memory, a use-after-free any server
+    /// can cause on a reused handle. Found by the response-head fuzz target.
+    static let clearsHeaderStateOnReuse: Bool = {
+        guard let info = curl_version_info(ccurl_version_now) else { return false }
+        return info.pointee.version_num >= 0x08_01_00
+    }()
 }

@@ -14,7 +14,7 @@ import Testing
     static let dripping = Request.get("drip?bytes=20&interval=15")
 
     @Test func eventsOfACompletedTransferAreNeverCalledAgain() async throws {
-        let transport = Fixture.transport(try await Fixture.server())
+        let transport = Fixture.transport(try await Fixture.server()) { $0.reusesEasyHandles = true }
         let first = EventTally()
         let a = try await transport.send(.get("resource/300000"), counting: first).get()
         expectSameBytes(a.body, Data())  // the chunks went to the consumer
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func aPlainRequestAfterOneWithEventsGetsItsBodyInMemory() async throws {
-        let transport = Fixture.transport(try await Fixture.server())
+        let transport = Fixture.transport(try await Fixture.server()) { $0.reusesEasyHandles = true }
         let tally = EventTally()
         _ = try await transport.send(.get("resource/100000"), counting: tally).get()
         let afterA = tally.now
@@ -44,7 +44,7 @@ import Testing
 
     @Test(arguments: ClientStyle.allCases)
     func aProgressClosureIsNotCalledForTheNextRequests(style: ClientStyle) async throws {
-        let transport = Fixture.transport(try await Fixture.server())
+        let transport = Fixture.transport(try await Fixture.server()) { $0.reusesEasyHandles = true }
         let first = ProgressLog()
         _ = try await style.send(.post("echo").body(Data(count: 100_000)), progress: first.record, through: transport).get()
         let reportsOfA = first.all.count
@@ -66,7 +66,7 @@ import Testing
 
     @Test(arguments: ClientStyle.allCases)
     func aStreamsHandlersAreNotCalledForTheNextRequest(style: ClientStyle) async throws {
-        let transport = Fixture.transport(try await Fixture.server())
+        let transport = Fixture.transport(try await Fixture.server()) { $0.reusesEasyHandles = true }
         let streamed = await style.stream(.get("resource/200000"), through: transport)
         #expect(streamed.error == nil && streamed.orderViolations == 0)
         expectSameBytes(streamed.body, resourceBytes(count: 200_000))
@@ -81,7 +81,7 @@ import Testing
     /// A's trace logger (`CURLOPT_DEBUGFUNCTION`/`DEBUGDATA`) hears nothing of B.
     @Test(arguments: ClientStyle.allCases)
     func aTraceLoggerHearsNothingOfTheNextRequest(style: ClientStyle) async throws {
-        let transport = Fixture.transport(try await Fixture.server())
+        let transport = Fixture.transport(try await Fixture.server()) { $0.reusesEasyHandles = true }
         let capture = LogCapture()
         let first = Request.get("echo/traced-first").logger(capture.logger(level: .trace))
         _ = try await style.send(first, through: transport).get()

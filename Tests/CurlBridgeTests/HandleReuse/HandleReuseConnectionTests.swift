@@ -15,6 +15,7 @@ import Testing
         let proxy = try await TestProxy.start(credentials: (Self.proxyUser, Self.proxyPassword))
         let credentials = ProxyServer.Credentials(user: Self.proxyUser, password: Self.proxyPassword)
         let transport = Fixture.transport(server) {
+            $0.reusesEasyHandles = true
             $0.proxy = .through(.http(host: "127.0.0.1", port: proxy.httpPort, credentials: credentials), bypassing: ["localhost"])
         }
         _ = try await style.send(.get("echo/proxied"), through: transport).get()
@@ -42,6 +43,7 @@ import Testing
         let server = try await Fixture.server()
         let proxy = try await TestProxy.start()
         let transport = Fixture.transport(server) {
+            $0.reusesEasyHandles = true
             $0.proxy = .through(.http(host: "127.0.0.1", port: proxy.httpPort), bypassing: ["localhost"])
         }
         let first = Request.get("echo").header("Proxy-Authorization", "Bearer canary-proxy")
@@ -65,7 +67,7 @@ import Testing
     func aPinnedCertificateOfOneHostDoesNotVouchForTheNext(style: ClientStyle) async throws {
         try await TLSFixture.withListener(.unknownAuthority) { listener in
             let pinned = Pinning.certificates(Fixture.certificates(TestServer.unknownCertificateAuthorityPEM))
-            let transport = Transport(configuration: Configuration(tls: TLSFixture.trustingTestCA(pinning: pinned, for: "localhost")))
+            let transport = Transport(configuration: Configuration(tls: TLSFixture.trustingTestCA(pinning: pinned, for: "localhost")).reusingEasyHandles())
             let pinnedURL = try listener.url(host: "localhost").appendingPathComponent("echo").absoluteString
             let unpinnedURL = try listener.url(host: "127.0.0.1").appendingPathComponent("echo").absoluteString
 
@@ -87,7 +89,7 @@ import Testing
                 let bothCAs = Fixture.certificates(TestServer.certificateAuthorityPEM + "\n" + TestServer.unknownCertificateAuthorityPEM)
                 var tls = TLSConfiguration(trustRoots: .replacingSystem(with: bothCAs))
                 tls.pins["localhost"] = try .publicKeys([TestServer.serverPublicKeyPin])
-                let transport = Transport(configuration: Configuration(tls: tls))
+                let transport = Transport(configuration: Configuration(tls: tls).reusingEasyHandles())
 
                 let pinnedURL = try trusted.url(host: "localhost").appendingPathComponent("echo").absoluteString
                 #expect(try await style.send(.get(pinnedURL), through: transport).get().status == .ok)
@@ -108,7 +110,7 @@ import Testing
     func aMismatchedPinFailsEveryTimeEvenAfterASuccessElsewhere(style: ClientStyle) async throws {
         try await TLSFixture.withListener(.trusted) { listener in
             let tls = TLSFixture.trustingTestCA(pinning: try .publicKeys([TestServer.unknownAuthorityServerPublicKeyPin]), for: "localhost")
-            let transport = Transport(configuration: Configuration(tls: tls))
+            let transport = Transport(configuration: Configuration(tls: tls).reusingEasyHandles())
             let unpinned = try listener.url(host: "127.0.0.1").appendingPathComponent("echo").absoluteString
             let pinned = try listener.url(host: "localhost").appendingPathComponent("echo").absoluteString
 
@@ -126,7 +128,7 @@ import Testing
     /// and gets it.
     @Test(arguments: ClientStyle.allCases)
     func aPerRequestTotalTimeoutDoesNotOutliveItsRequest(style: ClientStyle) async throws {
-        let transport = Fixture.transport(try await Fixture.server())
+        let transport = Fixture.transport(try await Fixture.server()) { $0.reusesEasyHandles = true }
         // A's own outcome does not matter (on a loaded machine its short limit may run out): what
         // matters is that B, on A's handle, is not held to it.
         _ = await style.send(.get("echo").timeout(total: .seconds(3)), through: transport)
@@ -138,7 +140,7 @@ import Testing
     /// B, silent for 4 s under the transport's 60 s, is answered.
     @Test(arguments: ClientStyle.allCases)
     func aPerRequestIdleTimeoutDoesNotOutliveItsRequest(style: ClientStyle) async throws {
-        let transport = Fixture.transport(try await Fixture.server())
+        let transport = Fixture.transport(try await Fixture.server()) { $0.reusesEasyHandles = true }
         _ = await style.send(.get("echo").timeout(idle: .seconds(2)), through: transport)  // its outcome does not matter (above)
         let slow = await transport.reusingAHandle { await style.send(.get("delay/4000"), through: transport) }
         #expect(try slow.get().status == .ok, "\(String(describing: slow.failure))")

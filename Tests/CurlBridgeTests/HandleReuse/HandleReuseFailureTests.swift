@@ -8,7 +8,7 @@ import Testing
 @Suite(.hangGuard) struct HandleReuseFailureTests {
     @Test(arguments: ClientStyle.allCases, [false, true])
     func aRequestAfterOneCancelledMidBodyGetsTheWholeRightBody(style: ClientStyle, tls: Bool) async throws {
-        let transport = Fixture.transport(try await Fixture.server(), tls: tls)
+        let transport = Fixture.transport(try await Fixture.server(), tls: tls) { $0.reusesEasyHandles = true }
         let stalled = Stalled(at: 300_000)
         let error = await style.sendCancelled(.get("resource/1000000?stall-after=300000"), at: stalled, through: transport)
         #expect(error?.code == .cancelled, "\(String(describing: error))")
@@ -31,7 +31,7 @@ import Testing
     func aRequestAfterAProtocolErrorSucceeds(style: ClientStyle, fault: FaultCase) async throws {
         let faultServer = try await FaultFixture.server()
         let server = try await Fixture.server()
-        let (transport, _) = FaultFixture.transport()
+        let (transport, _) = FaultFixture.transport { $0.reusesEasyHandles = true }
         let a = await style.send(.get(faultServer.url(fault.fault, key: FaultFixture.key(), fault.parameters)), through: transport)
         #expect(a.failure.map { FaultOutcome.failed($0.code) } == fault.expected, "\(a)")
 

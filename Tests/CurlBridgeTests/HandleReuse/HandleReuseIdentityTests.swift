@@ -10,7 +10,7 @@ import Testing
 @Suite(.hangGuard) struct HandleReuseIdentityTests {
     @Test(arguments: ClientStyle.allCases)
     func customHeadersAndUserAgentAreNotSentAgain(style: ClientStyle) async throws {
-        let transport = Fixture.transport(try await Fixture.server())
+        let transport = Fixture.transport(try await Fixture.server()) { $0.reusesEasyHandles = true }
         let first = Request.get("echo").header("X-Custom", "1").setHeader("User-Agent", "Custom-Agent/9")
         let a = try await style.send(first, through: transport).get().echo()
         #expect(a.header("X-Custom") == ["1"] && a.header("User-Agent") == ["Custom-Agent/9"])
@@ -24,7 +24,7 @@ import Testing
     /// matching cookies (CVE-2026-6276): such a handle is cleaned up, never reused.
     @Test(arguments: ClientStyle.allCases)
     func aHandleThatSentItsOwnHostHeaderIsNotReused(style: ClientStyle) async throws {
-        let transport = Fixture.transport(try await Fixture.server())
+        let transport = Fixture.transport(try await Fixture.server()) { $0.reusesEasyHandles = true }
         _ = try await style.send(.get("echo"), through: transport).get()
         let plain = transport.reusedEasyHandleCount
         let a = try await style.send(Request.get("echo").setHeader("Host", "other.example"), through: transport).get().echo()
@@ -38,7 +38,7 @@ import Testing
     /// With no default headers, B has no header list at all: curl must not fall back on A's.
     @Test(arguments: ClientStyle.allCases)
     func aRequestWithoutHeadersSendsNoneOfThePreviousOnes(style: ClientStyle) async throws {
-        let transport = Fixture.transport(try await Fixture.server()) { $0.defaultHeaders = [:] }
+        let transport = Fixture.transport(try await Fixture.server()) { $0.defaultHeaders = [:]; $0.reusesEasyHandles = true }
         let first = Request.get("echo").header("X-Custom", "1").setHeader("User-Agent", "Custom-Agent/9").header("Accept", "text/x-a")
         _ = try await style.send(first, through: transport).get()
         let b = try await transport.reusingAHandle { try await style.send(.get("echo"), through: transport).get().echo() }
@@ -57,7 +57,7 @@ import Testing
     @Test(arguments: ClientStyle.allCases, credentials.keys.sorted())
     func credentialsAreNotSentByTheNextRequest(style: ClientStyle, scheme: String) async throws {
         let (first, route) = try #require(Self.credentials[scheme])
-        let transport = Fixture.transport(try await Fixture.server(), tls: true)
+        let transport = Fixture.transport(try await Fixture.server(), tls: true) { $0.reusesEasyHandles = true }
         let a = try await style.send(first, through: transport).get()
         #expect(a.status == .ok)
         #expect(try a.echo().header("Authorization").count == 1)
@@ -75,7 +75,7 @@ import Testing
     /// it, without credentials, is sent once, whole, and unauthenticated.
     @Test(arguments: ClientStyle.allCases)
     func aBodyAfterADigestExchangeIsSentOnceWithoutAuthorization(style: ClientStyle) async throws {
-        let transport = Fixture.transport(try await Fixture.server(), tls: true)
+        let transport = Fixture.transport(try await Fixture.server(), tls: true) { $0.reusesEasyHandles = true }
         let digest = Request.post("digest-auth/ada/s3cret").credential(.digest(username: "ada", password: "s3cret"))
         #expect(try await style.send(digest.body("first"), through: transport).get().status == .ok)
         let body = Data("second".utf8)
@@ -86,7 +86,7 @@ import Testing
 
     @Test(arguments: ClientStyle.allCases)
     func aRequestOptingOutOfTheJarSendsAndStoresNoCookie(style: ClientStyle) async throws {
-        let transport = Fixture.transport(try await Fixture.server())
+        let transport = Fixture.transport(try await Fixture.server()) { $0.reusesEasyHandles = true }
         let jar = try #require(transport.cookies)
         _ = try await style.send(.get("response-headers").query("Set-Cookie", "kept=1; Path=/"), through: transport).get()
         let a = try await transport.reusingAHandle { try await style.send(.get("echo"), through: transport).get().echo() }
@@ -109,7 +109,7 @@ import Testing
     /// A `Cookie` header set on one request is not sent by the next, with or without the jar.
     @Test(arguments: ClientStyle.allCases)
     func anExplicitCookieHeaderIsNotSentAgain(style: ClientStyle) async throws {
-        let transport = Fixture.transport(try await Fixture.server())
+        let transport = Fixture.transport(try await Fixture.server()) { $0.reusesEasyHandles = true }
         let a = try await style.send(.get("echo").header("Cookie", "mine=1").cookies(false), through: transport).get().echo()
         #expect(a.header("Cookie") == ["mine=1"])
         for next in [Request.get("echo"), Request.get("echo").cookies(false)] {

@@ -22,7 +22,7 @@ import Testing
 
     @Test(arguments: ClientStyle.allCases, methods.keys.sorted())
     func aGETAfterAnotherMethodIsAPlainGET(style: ClientStyle, method: String) async throws {
-        let transport = Fixture.transport(try await Fixture.server())
+        let transport = Fixture.transport(try await Fixture.server()) { $0.reusesEasyHandles = true }
         let first = try #require(Self.methods[method])
         let a = try await style.send(first, through: transport).get()
         #expect(a.status == .ok)
@@ -32,7 +32,7 @@ import Testing
 
     @Test(arguments: ClientStyle.allCases, [false, true])
     func aGETAfterAHEADGetsItsBody(style: ClientStyle, tls: Bool) async throws {
-        let transport = Fixture.transport(try await Fixture.server(), tls: tls)
+        let transport = Fixture.transport(try await Fixture.server(), tls: tls) { $0.reusesEasyHandles = true }
         let head = try await style.send(.head("resource/100000"), through: transport).get()
         #expect(head.status == .ok && head.body.isEmpty)
         let get = try await transport.reusingAHandle { try await style.send(.get("resource/100000"), through: transport).get() }
@@ -42,7 +42,7 @@ import Testing
 
     @Test(arguments: ClientStyle.allCases, [false, true])
     func anEmptyPOSTAfterABodySendsContentLengthZero(style: ClientStyle, tls: Bool) async throws {
-        let transport = Fixture.transport(try await Fixture.server(), tls: tls)
+        let transport = Fixture.transport(try await Fixture.server(), tls: tls) { $0.reusesEasyHandles = true }
         let a = try await style.send(.post("echo").body(Self.payload), through: transport).get().echo()
         #expect(a.bodyLength == Self.payload.count)
         for empty in [Request.post("echo"), Request.post("echo").body(Data())] {
@@ -57,7 +57,7 @@ import Testing
 
     @Test(arguments: ClientStyle.allCases, [false, true])
     func requestsAfterAStreamedBodyOfUnknownLengthSendNoneOfIt(style: ClientStyle, tls: Bool) async throws {
-        let transport = Fixture.transport(try await Fixture.server(), tls: tls)
+        let transport = Fixture.transport(try await Fixture.server(), tls: tls) { $0.reusesEasyHandles = true }
         let next = SendableIterator(Self.payload.chunked(into: 50_000))
         let streamed = try await style.send(.post("upload-sink").body(pulling: { next.next() }), through: transport).get()
         let reply = try streamed.decode(UploadSinkReply.self)
@@ -81,7 +81,7 @@ import Testing
 
     @Test(arguments: ClientStyle.allCases, uploadSources)
     func anUploadLeavesNoBodyForTheNextRequests(style: ClientStyle, source: String) async throws {
-        let transport = Fixture.transport(try await Fixture.server())
+        let transport = Fixture.transport(try await Fixture.server()) { $0.reusesEasyHandles = true }
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let file = scratch.file("upload.bin")
@@ -110,7 +110,7 @@ import Testing
 
     @Test(arguments: ClientStyle.allCases)
     func aGETAfterAMultipartPOSTSendsNoForm(style: ClientStyle) async throws {
-        let transport = Fixture.transport(try await Fixture.server())
+        let transport = Fixture.transport(try await Fixture.server()) { $0.reusesEasyHandles = true }
         let form = MultipartForm().text("field", "value").data("blob", Self.payload, filename: "blob.bin")
         let a = try await style.send(.post("echo").multipart(form), through: transport).get().echo()
         #expect(a.header("Content-Type").first?.hasPrefix("multipart/form-data") == true)
@@ -120,7 +120,7 @@ import Testing
 
     @Test(arguments: ClientStyle.allCases)
     func aPlainGETAfterARangeRequestGetsTheWholeBody(style: ClientStyle) async throws {
-        let transport = Fixture.transport(try await Fixture.server())
+        let transport = Fixture.transport(try await Fixture.server()) { $0.reusesEasyHandles = true }
         let range = try await style.send(.get("resource/50000").header("Range", "bytes=1000-"), through: transport).get()
         #expect(range.status.code == 206)
         expectSameBytes(range.body, resourceBytes(1000..<50_000, version: 1))
@@ -133,7 +133,7 @@ import Testing
 
     @Test(arguments: ClientStyle.allCases)
     func aPlainGETAfterAResumedDownloadGetsTheWholeBody(style: ClientStyle) async throws {
-        let transport = Fixture.transport(try await Fixture.server())
+        let transport = Fixture.transport(try await Fixture.server()) { $0.reusesEasyHandles = true }
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let destination = scratch.file("resumed.bin")
