@@ -36,7 +36,9 @@ final class CurlEngine: TransferEngine, @unchecked Sendable {
 
     var inFlightCount: Int { inFlight.load(ordering: .relaxed) }
 
-    var isBusy: Bool { !transfers.isEmpty }
+    /// Read at every turn of the loop: the in-flight count (kept with the table, on the loop's
+    /// thread) rather than an access to the table.
+    var isBusy: Bool { inFlight.load(ordering: .relaxed) > 0 }
 
     func begin(_ request: PreparedRequest, id: UInt64, receiver: any TransferReceiver) {
         let transfer: CurlTransfer

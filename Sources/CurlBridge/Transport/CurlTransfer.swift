@@ -27,18 +27,23 @@ final class CurlTransfer {
     /// Why the transfer must fail even if curl says it succeeded (a refused head or body, a
     /// body source's failure, a re-send refused).
     private var failure: RequestError?
-    /// Checks every header line curl receives.
-    private var headGuard: ResponseHeadGuard
-    /// The latest response head's fields, from the lines the guard accepted.
-    private var responseFields = ResponseFieldCollector()
     /// Whether the final head has been handed to the receiver.
     private var headDelivered = false
+
+    // The five values below change on every header line, body piece or progress report. Their
+    // accesses skip run-time exclusivity checks: each is changed only by its own mutating
+    // methods, which are pure (they call nothing back), on the loop's thread.
+
+    /// Checks every header line curl receives.
+    @exclusivity(unchecked) private var headGuard: ResponseHeadGuard
+    /// The latest response head's fields, from the lines the guard accepted.
+    @exclusivity(unchecked) private var responseFields = ResponseFieldCollector()
     /// A `401` waiting while curl may answer its challenge.
-    private var challenge = ChallengeHold()
+    @exclusivity(unchecked) private var challenge = ChallengeHold()
     /// The idle timeout, if the request has one.
-    var idleClock: IdleClock?
+    @exclusivity(unchecked) var idleClock: IdleClock?
     /// When progress is worth reporting.
-    private var progressThrottle = ProgressThrottle()
+    @exclusivity(unchecked) private var progressThrottle = ProgressThrottle()
     /// Whether curl has started sending the request once.
     private var hasStartedSending = false
     /// The guard's status-line count when curl last started sending.
