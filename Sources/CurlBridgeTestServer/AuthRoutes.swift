@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
-import Synchronization
 
 /// The authentication routes; each answers the ``EchoReply`` of the request once it proves the
 /// credential in its path, and otherwise `401` with a challenge and a `text/plain` body
@@ -60,7 +60,7 @@ enum AuthRoutes {
 /// HTTP Digest (RFC 7616) as a server checks it.
 enum DigestAuthentication {
     /// Nonces this server has issued, each with whether its first correct use is answered `stale`.
-    private static let issued = Mutex<[String: Bool]>([:])
+    private static let issued = NIOLockedValueBox<[String: Bool]>([:])
 
     static func response(to request: ReceivedRequest, username: String, password: String) -> CompleteResponse {
         let algorithm = request.queryParameters["algorithm"] ?? "MD5"
@@ -71,13 +71,13 @@ enum DigestAuthentication {
         if let header = request.head.headers["Authorization"].first, header.hasPrefix("Digest ") {
             let answer = parameters(of: header.dropFirst(7))
             if verify(answer, request: request, username: username, password: password, algorithm: algorithm) {
-                stale = issued.withLock { $0.updateValue(false, forKey: answer["nonce"] ?? "") ?? false }
+                stale = issued.withLockedValue { $0.updateValue(false, forKey: answer["nonce"] ?? "") ?? false }
                 if !stale { return .json(EchoReply(describing: request)) }
             }
         }
         let nonce = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
         let staleOnce = !stale && request.queryParameters["stale-once"] == "1"
-        issued.withLock { $0[nonce] = staleOnce }
+        issued.withLockedValue { $0[nonce] = staleOnce }
         return AuthRoutes.unauthorized(challenge: "Digest realm=\"\(AuthRoutes.realm)\", qop=\"auth\", algorithm=\(algorithm), "
             + "nonce=\"\(nonce)\", opaque=\"cb\"" + (stale ? ", stale=true" : ""))
     }
@@ -89,7 +89,7 @@ enum DigestAuthentication {
         guard answer["username"] == username, answer["realm"] == AuthRoutes.realm,
               answer["uri"] == request.head.uri, answer["qop"] == "auth",
               (answer["algorithm"] ?? "MD5") == algorithm,
-              let nonce = answer["nonce"], issued.withLock({ $0[nonce] != nil }),
+              let nonce = answer["nonce"], issued.withLockedValue({ $0[nonce] != nil }),
               let count = answer["nc"], let clientNonce = answer["cnonce"], let response = answer["response"]
         else { return false }
         let hash = { (text: String) in hexDigest(text, algorithm: algorithm) }

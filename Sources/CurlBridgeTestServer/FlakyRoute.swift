@@ -1,6 +1,6 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
-import Synchronization
 
 /// `/flaky?key=K&failures=N&status=503&retry-after=V&mode=status|close`: a server that fails
 /// the first `N` requests of each key, then succeeds — for retry tests.
@@ -11,11 +11,11 @@ import Synchronization
 /// can check how many attempts reached the server (``requestCount(key:)``); keys keep tests that
 /// run in parallel apart.
 public enum FlakyRoute {
-    private static let counts = Mutex<[String: Int]>([:])
+    private static let counts = NIOLockedValueBox<[String: Int]>([:])
 
     /// How many requests with `key` the server has received.
     public static func requestCount(key: String) -> Int {
-        counts.withLock { $0[key, default: 0] }
+        counts.withLockedValue { $0[key, default: 0] }
     }
 
     static func plan(_ parameters: QueryParameters) -> ResponsePlan {
@@ -26,7 +26,7 @@ public enum FlakyRoute {
         guard let status = Router.integer(parameters["status"], in: Router.statusCodes, default: 503) else {
             return Router.invalid("status", Router.statusCodes)
         }
-        let number = counts.withLock { counts -> Int in
+        let number = counts.withLockedValue { counts -> Int in
             counts[key, default: 0] += 1
             return counts[key, default: 0]
         }

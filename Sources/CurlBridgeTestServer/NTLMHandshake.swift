@@ -1,12 +1,12 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOHTTP1
-import Synchronization
 
 /// The server side of NTLM's three messages, checked for form only: enough to see that a client
 /// runs the handshake on one connection and names the right user (no password is verified).
 enum NTLMHandshake {
     /// Connections whose client sent a type-1 (negotiate) message.
-    private static let negotiated = Mutex<Set<Int>>([])
+    private static let negotiated = NIOLockedValueBox<Set<Int>>([])
 
     /// The fixed type-2 (challenge) message: Unicode and NTLM flags, a fixed challenge, no target
     /// name and no target information.
@@ -28,11 +28,11 @@ enum NTLMHandshake {
         else { return AuthRoutes.unauthorized(challenge: "NTLM") }
         switch integer(message, at: 8, size: 4) {
         case 1:
-            negotiated.withLock { _ = $0.insert(request.connectionID) }
+            negotiated.withLockedValue { _ = $0.insert(request.connectionID) }
             return AuthRoutes.unauthorized(challenge: "NTLM " + challenge.base64EncodedString())
         case 3 where userName(in: message) == username:
             var reply = CompleteResponse.json(EchoReply(describing: request))
-            let sawType1 = negotiated.withLock { $0.remove(request.connectionID) != nil }
+            let sawType1 = negotiated.withLockedValue { $0.remove(request.connectionID) != nil }
             reply.headers.add(name: "X-NTLM-Type1-Seen", value: sawType1 ? "yes" : "no")
             return reply
         default:

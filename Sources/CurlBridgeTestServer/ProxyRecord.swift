@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// What a ``TestProxy`` was asked to do and what it relayed: one record per proxied request
 /// (forwarded `http://` request, `CONNECT` tunnel or SOCKS5 connection), refused ones included.
@@ -42,11 +42,11 @@ public struct ProxyRecord: Sendable, Equatable {
 
 /// The records of one proxy, appended and updated from its event loops.
 final class ProxyLog: Sendable {
-    private let records = Mutex<[ProxyRecord]>([])
+    private let records = NIOLockedValueBox<[ProxyRecord]>([])
 
     /// Appends `record` and returns its index, for ``count(toTarget:fromTarget:at:)``.
     func append(_ record: ProxyRecord) -> Int {
-        records.withLock { records in
+        records.withLockedValue { records in
             records.append(record)
             return records.count - 1
         }
@@ -54,12 +54,12 @@ final class ProxyLog: Sendable {
 
     /// Adds relayed byte counts to the record at `index`.
     func count(toTarget: Int = 0, fromTarget: Int = 0, at index: Int) {
-        records.withLock { records in
+        records.withLockedValue { records in
             records[index].bytesToTarget += toTarget
             records[index].bytesFromTarget += fromTarget
         }
     }
 
     /// A copy of every record so far.
-    var all: [ProxyRecord] { records.withLock { $0 } }
+    var all: [ProxyRecord] { records.withLockedValue { $0 } }
 }

@@ -1,7 +1,7 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
-import Synchronization
 
 /// The routes a test registered on its server, consulted before the built-in ones.
 final class RegisteredRoutes: Sendable {
@@ -17,16 +17,16 @@ final class RegisteredRoutes: Sendable {
         }
     }
 
-    private let routes = Mutex<[Route]>([])
+    private let routes = NIOLockedValueBox<[Route]>([])
 
     /// Adds a route; the latest registered of those matching a request answers it.
     func add(method: String?, path: String, respond: @escaping @Sendable (RouteRequest) -> RouteResponse) {
-        routes.withLock { $0.append(Route(method: method, path: path, respond: respond)) }
+        routes.withLockedValue { $0.append(Route(method: method, path: path, respond: respond)) }
     }
 
     /// The plan of the registered route for `request`, if one matches; run off the event loop.
     func plan(for request: ReceivedRequest) -> ResponsePlan? {
-        guard let route = routes.withLock({ $0.last { $0.matches(request) } }) else { return nil }
+        guard let route = routes.withLockedValue({ $0.last { $0.matches(request) } }) else { return nil }
         let routeRequest = RouteRequest(
             method: request.head.method.rawValue, path: request.path,
             query: request.queryParameters.pairs,

@@ -1,8 +1,8 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import NIOSSL
-import Synchronization
 
 /// A TLS listener of one ``TLSScenario`` on 127.0.0.1, started by
 /// ``TestServer/startTLSListener(_:)`` for one test, with counters that show what got through.
@@ -30,11 +30,11 @@ public final class TLSListener: Sendable {
     }
 
     /// TCP connections accepted so far.
-    public var connectionsAccepted: Int { counters.bytesByConnection.withLock { $0.count } }
+    public var connectionsAccepted: Int { counters.bytesByConnection.withLockedValue { $0.count } }
 
     /// Application bytes received after the TLS handshake on each accepted connection, in the
     /// order they were accepted: 0 for a connection proves that no request byte came over it.
-    public var applicationBytesByConnection: [Int] { counters.bytesByConnection.withLock { $0 } }
+    public var applicationBytesByConnection: [Int] { counters.bytesByConnection.withLockedValue { $0 } }
 
     /// Application bytes received after a TLS handshake, summed over all connections.
     public var applicationBytesReceived: Int { applicationBytesByConnection.reduce(0, +) }
@@ -78,7 +78,7 @@ extension TestServer {
 
 /// What a ``TLSListener`` counts: the decrypted bytes received on each accepted connection.
 final class TLSListenerCounters: Sendable {
-    let bytesByConnection = Mutex<[Int]>([])
+    let bytesByConnection = NIOLockedValueBox<[Int]>([])
 }
 
 /// Counts the decrypted bytes that pass from the TLS handler to HTTP on one connection; forwards
@@ -94,7 +94,7 @@ final class ApplicationByteCounter: ChannelInboundHandler {
     /// A counter for a newly accepted connection.
     init(_ counters: TLSListenerCounters) {
         self.counters = counters
-        self.connection = counters.bytesByConnection.withLock { counts in
+        self.connection = counters.bytesByConnection.withLockedValue { counts in
             counts.append(0)
             return counts.count - 1
         }
@@ -102,7 +102,7 @@ final class ApplicationByteCounter: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let count = Self.unwrapInboundIn(data).readableBytes
-        counters.bytesByConnection.withLock { $0[connection] += count }
+        counters.bytesByConnection.withLockedValue { $0[connection] += count }
         context.fireChannelRead(data)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -53,7 +54,7 @@ public final class TestProxy: Sendable {
     private let settings: Settings
     private let group: MultiThreadedEventLoopGroup
     private let listeners: [Channel]
-    private let isShutDown = Atomic<Bool>(false)
+    private let isShutDown = Synchronization.Atomic<Bool>(false)
 
     /// Starts a proxy on 127.0.0.1 with random free ports.
     ///
@@ -91,16 +92,16 @@ public final class TestProxy: Sendable {
     public static func startAndWait(
         credentials: (user: String, password: String)? = nil, upstream: (host: String, port: Int)? = nil
     ) throws -> TestProxy {
-        let started = Mutex<Result<TestProxy, any Error>?>(nil)
+        let started = NIOLockedValueBox<Result<TestProxy, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {
             let result: Result<TestProxy, any Error>
             do { result = .success(try await start(credentials: credentials, upstream: upstream)) } catch { result = .failure(error) }
-            started.withLock { $0 = result }
+            started.withLockedValue { $0 = result }
             done.signal()
         }
         done.wait()
-        guard let result = started.withLock({ $0 }) else { throw TestServerError.listenerHasNoPort }
+        guard let result = started.withLockedValue({ $0 }) else { throw TestServerError.listenerHasNoPort }
         return try result.get()
     }
 

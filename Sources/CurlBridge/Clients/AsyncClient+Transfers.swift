@@ -30,12 +30,18 @@ extension AsyncClient {
         options: DownloadOptions = DownloadOptions(), progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(RequestError) -> DownloadResponse {
         // Preparing touches the disk (and hashes a partial file when resuming with a digest): off
-        // the cooperative pool.
-        let operation = try await withCheckedContinuation { continuation in
+        // the cooperative pool. The prepared operation comes back under a lock rather than as the
+        // continuation's value: both order its making before its use, but ThreadSanitizer sees
+        // only the lock (the Swift runtime's continuations are not instrumented on Linux).
+        let prepared = PosixLock<Result<DownloadOperation, RequestError>?>(nil)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().async {
-                continuation.resume(returning: DownloadOperation.prepare(request, to: destination, options: options, resuming: resumeData))
+                let operation = DownloadOperation.prepare(request, to: destination, options: options, resuming: resumeData)
+                prepared.withLock { $0 = operation }
+                continuation.resume()
             }
-        }.get()
+        }
+        let operation = try prepared.withLock { $0! }.get()
         let delivery = progress.map { ProgressDelivery($0) }
         let finishing = delivery?.queue ?? DispatchQueue.global()
         return try await perform(operation.request) { complete in

@@ -1,10 +1,11 @@
+import NIOConcurrencyHelpers
 import Synchronization
 
 /// The fault server's records, by key, written from its event loops and read by tests.
 final class FaultLedger: Sendable {
-    private let records = Mutex<[String: FaultRecord]>([:])
-    private let connections = Atomic<Int>(0)
-    private let open = Atomic<Int>(0)
+    private let records = NIOLockedValueBox<[String: FaultRecord]>([:])
+    private let connections = Synchronization.Atomic<Int>(0)
+    private let open = Synchronization.Atomic<Int>(0)
 
     /// Connections open now (accepted and not yet closed).
     var openConnections: Int { open.load(ordering: .relaxed) }
@@ -24,13 +25,13 @@ final class FaultLedger: Sendable {
         let entry = FaultRecord.Request(
             method: request.method, path: request.path, bodyLength: request.body.count,
             connection: request.connection, indexOnConnection: request.indexOnConnection)
-        records.withLock { $0[request.key, default: FaultRecord()].requests.append(entry) }
+        records.withLockedValue { $0[request.key, default: FaultRecord()].requests.append(entry) }
     }
 
     /// Notes that the client closed a connection while the server was answering `key`, after
     /// `bytesSent` response bytes.
     func closedByClient(key: String, bytesSent: Int) {
-        records.withLock {
+        records.withLockedValue {
             $0[key, default: FaultRecord()].closedByClient += 1
             $0[key, default: FaultRecord()].bytesSentBeforeClientClose += bytesSent
         }
@@ -38,6 +39,6 @@ final class FaultLedger: Sendable {
 
     /// The record of `key` (empty if nothing came).
     func record(key: String) -> FaultRecord {
-        records.withLock { $0[key] ?? FaultRecord() }
+        records.withLockedValue { $0[key] ?? FaultRecord() }
     }
 }

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// What an ``H2FaultServer``'s connections share, behind one lock: the stream records, the
 /// connection count, the refusals still to make and the CONTINUATION frames flooded.
@@ -10,38 +10,38 @@ final class H2FaultLedger: Sendable {
         var continuationFrames = 0
     }
 
-    private let entries: Mutex<Entries>
+    private let entries: NIOLockedValueBox<Entries>
 
     /// A ledger for a listener that will refuse `refusals` streams.
     init(refusals: Int) {
-        entries = Mutex(Entries(refusalsLeft: refusals))
+        entries = NIOLockedValueBox(Entries(refusalsLeft: refusals))
     }
 
     /// Counts a newly accepted connection and returns its index.
     func acceptConnection() -> Int {
-        entries.withLock { entries in
+        entries.withLockedValue { entries in
             entries.connections += 1
             return entries.connections - 1
         }
     }
 
     /// Connections accepted so far.
-    var connections: Int { entries.withLock { $0.connections } }
+    var connections: Int { entries.withLockedValue { $0.connections } }
 
     /// Every stream record, in the order the server decided on them.
-    var streams: [H2StreamRecord] { entries.withLock { $0.streams } }
+    var streams: [H2StreamRecord] { entries.withLockedValue { $0.streams } }
 
     /// CONTINUATION frames of a flood written to the client so far.
-    var continuationFrames: Int { entries.withLock { $0.continuationFrames } }
+    var continuationFrames: Int { entries.withLockedValue { $0.continuationFrames } }
 
     /// Appends a stream record.
     func record(_ stream: H2StreamRecord) {
-        entries.withLock { $0.streams.append(stream) }
+        entries.withLockedValue { $0.streams.append(stream) }
     }
 
     /// Whether the next stream is to be refused; counts the refusal.
     func takeRefusal() -> Bool {
-        entries.withLock { entries in
+        entries.withLockedValue { entries in
             guard entries.refusalsLeft > 0 else { return false }
             entries.refusalsLeft -= 1
             return true
@@ -50,7 +50,7 @@ final class H2FaultLedger: Sendable {
 
     /// Adds `count` flooded CONTINUATION frames and returns the total.
     func addContinuationFrames(_ count: Int) -> Int {
-        entries.withLock { entries in
+        entries.withLockedValue { entries in
             entries.continuationFrames += count
             return entries.continuationFrames
         }
