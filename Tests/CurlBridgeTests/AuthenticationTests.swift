@@ -215,6 +215,8 @@ import Testing
         var dumped = ""
         dump(request, to: &dumped)
         #expect(!dumped.contains("pa55") && dumped.contains("ada"))
+        let printed = String(describing: request)
+        #expect(printed.contains("url: \"https://example.com/\"") && printed.contains("ada") && !printed.contains("pa55"), "\(printed)")
         #expect(!String(describing: Credential.bearer("t0k")).contains("t0k"))
         let description = request.curlDescription()
         #expect(description.contains("--digest --user 'ada:<redacted>'"))

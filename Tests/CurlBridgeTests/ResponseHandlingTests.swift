@@ -109,4 +109,11 @@ import Testing
         #expect(outcome.failure?.code == .unacceptableContentType)
         #expect((try? response(Data(), contentType: nil).validate(contentTypes: ["application/json"])) != nil)
     }
+
+    /// A response keeps its fields in a copy-on-write box; printing it shows the fields, as before.
+    @Test func printsItsFieldsNotItsStorage() {
+        let printed = String(describing: response(Data("hi".utf8), contentType: "text/plain"))
+        #expect(printed.hasPrefix("Response(status: "), "\(printed)")
+        #expect(printed.contains("body: 2 bytes") && printed.contains("attempts: []") && !printed.contains("storage"), "\(printed)")
+    }
 }

@@ -134,7 +134,8 @@ import Testing
         }
         handle.withLock { $0 = transport.start(Request.get("drip?bytes=6&interval=200").timeout(idle: .seconds(3)), events: events) }
         var progress = steps.makeAsyncIterator()
-        try #require(await progress.next() == .head)
+        let first = await progress.next()
+        try #require(first == .head, "the first step was \(String(describing: first)), not the head")
         #expect(await Self.idleLimitPassed(.seconds(3), on: transport) == .idleTimedOut)
         #expect(received.withLock { $0 } < 6)  // still paused, not finished
         handle.withLock { $0 }?.resume()

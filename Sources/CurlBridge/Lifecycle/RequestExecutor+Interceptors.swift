@@ -23,8 +23,12 @@ extension RequestExecutor {
     /// loop's: while transfers are in flight the loop's queue runs the loop without a break. It
     /// holds the registry weakly and the request not at all: a request that ended meanwhile is no
     /// longer found, and its timer does nothing.
+    ///
+    /// It waits one tick of ``MonotonicClock`` longer than `delay`: the library times requests with
+    /// that coarse clock, which may lag the timer's precise one by a tick, and a `Retry-After`
+    /// must not look shorter than asked in the library's own figures (it once read 0.99999999 s).
     func arm(_ timer: RequestStateMachine.Timer, after delay: Duration) {
-        let (id, nanoseconds) = (self.id, Int(min(max(0, delay.seconds) * 1e9, Double(Int.max / 2))))
+        let (id, nanoseconds) = (self.id, Int(min(max(0, delay.seconds) * 1e9, Double(Int.max / 2))) + Int(MonotonicClock.resolution))
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak registry = environment.registry] in
             guard let registry else { return }
             registry.submit { registry.executor(id)?.timerFired(timer) }

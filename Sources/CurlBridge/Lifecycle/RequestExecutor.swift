@@ -14,8 +14,11 @@ import Foundation
 /// timers come back through the loop's inbox, by id. Only ``interceptors`` is shared, behind its lock.
 final class RequestExecutor: @unchecked Sendable {
     let id: UInt64
-    /// Unchecked at run time (no `swift_beginAccess` per event): the machine is pure — none of its
-    /// methods calls back into the executor — so no two accesses to it ever overlap.
+    /// Unchecked at run time (no `swift_beginAccess` per event): no two accesses to it overlap.
+    /// Its methods do no I/O and call nothing of the executor's; the one caller code they run, a
+    /// redirect policy's handler, can reach an executor only through the loop's inbox
+    /// (`CurlMultiLoop.submit`), which never runs work inline. Keep it so: work run inline from
+    /// inside a machine method would make a second access here undefined behaviour, not a trap.
     @exclusivity(unchecked) var machine: RequestStateMachine
     /// The caller's events.
     let downstream: TransferEvents

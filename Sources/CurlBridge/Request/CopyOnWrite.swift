@@ -22,7 +22,7 @@ struct CopyOnWrite<Value: Sendable>: Sendable {
 
     /// The value; changing it first copies the box if another holder shares it.
     var value: Value {
-        get { box.value }
+        _read { yield box.value }
         _modify {
             if !isKnownUniquelyReferenced(&box) { box = Box(box.value) }
             yield &box.value

@@ -193,3 +193,29 @@ public struct Request: Sendable {
         return copy
     }
 }
+
+extension Request: CustomReflectable {
+    /// The fields, as `print`, `dump` and debuggers show a request (not the box that stores them).
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "method": method,
+            "url": url,
+            "queryItems": queryItems,
+            "encodedQueryParts": encodedQueryParts,
+            "headerFields": headerFields,
+            "body": body as Any,
+            "timeouts": timeouts,
+            "sensitiveHeaderNames": sensitiveHeaderNames,
+            "forwardableHeaderNames": forwardableHeaderNames,
+            "redirectPolicy": redirectPolicy as Any,
+            "omitsDefaultHeaders": omitsDefaultHeaders,
+            "credential": credential as Any,
+            "problem": problem as Any,
+            "usesCookieJar": usesCookieJar,
+            "retryPolicy": retryPolicy as Any,
+            "isMarkedIdempotent": isMarkedIdempotent,
+            "interceptors": interceptors,
+            "logger": logger as Any,
+        ], displayStyle: .struct)
+    }
+}

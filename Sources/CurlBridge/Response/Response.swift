@@ -101,3 +101,21 @@ public struct Response: Sendable, Equatable {
         requestMethod == .head || status.code == 204 || status.code == 205
     }
 }
+
+extension Response: CustomReflectable {
+    /// The fields, as `print`, `dump` and debuggers show a response (not the box that stores them).
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "status": status,
+            "headerFields": headerFields,
+            "body": body,
+            "url": url,
+            "redirects": redirects,
+            "httpVersion": httpVersion,
+            "metrics": metrics,
+            "requestMethod": requestMethod,
+            "requestAccept": requestAccept as Any,
+            "attempts": attempts,
+        ], displayStyle: .struct)
+    }
+}

@@ -58,8 +58,9 @@ final class CurlEngine: TransferEngine, @unchecked Sendable {
             receiver.transferEnded(TransferEnd(result: .failure(error.attributed(to: request.method, url: request.url))))
             return
         }
+        assert(transfers[id] == nil, "request \(id) began a second transfer while its first was in flight")
         transfers[id] = transfer
-        inFlight.add(1, ordering: .relaxed)
+        inFlight.add(1, ordering: .relaxed)  // with the table: isBusy reads it
         scheduleIdleCheck(for: transfer)
     }
 

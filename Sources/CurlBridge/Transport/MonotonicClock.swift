@@ -12,4 +12,12 @@ enum MonotonicClock {
         clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
         return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     }
+
+    /// How far ``now`` may lag the precise clock: one tick, in nanoseconds. A timer that must not
+    /// fire before this clock has advanced by its delay waits this much longer.
+    static let resolution: UInt64 = {
+        var time = timespec()
+        clock_getres(CLOCK_MONOTONIC_COARSE, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    }()
 }
