@@ -3,9 +3,6 @@ import CurlBridgeTestServer
 import Foundation
 import Synchronization
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The retry lifecycle's edges, found in review: timers on a busy loop, responses that already
 /// reached a consumer, and the total timeout while interceptors run.
@@ -98,58 +95,4 @@ struct RetryEdgeTests {
         #expect(error?.code == .totalTimedOut)
         #expect(error?.attempts.isEmpty == true)
     }
-}
-
-/// A loopback HTTP/1.1 server answering each connection with the next scripted response, then
-/// closing it.
-final class ScriptedServer: Sendable {
-    private let descriptor: Int32
-    let port: Int
-    private final class Counter: Sendable { let value = Mutex(0) }
-    private let served = Counter()
-
-    var url: String { "http://127.0.0.1:\(port)/" }
-    var requestCount: Int { served.value.withLock { $0 } }
-
-    static func response(status: String, body: Data) -> Data {
-        var data = Data("HTTP/1.1 \(status)\r\nContent-Length: \(body.count)\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n".utf8)
-        data.append(body)
-        return data
-    }
-
-    init(_ script: [Data]) throws {
-        let socket = try LoopbackSocket(listeningWithBacklog: 16)
-        let descriptor = socket.descriptor
-        self.descriptor = descriptor
-        self.port = socket.port
-        let served = self.served
-        let thread = Thread {
-            for answer in script {
-                let connection = accept(descriptor, nil, nil)
-                guard connection >= 0 else { return }
-                var received = Data()
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                while received.range(of: Data("\r\n\r\n".utf8)) == nil {
-                    let count = read(connection, &buffer, buffer.count)
-                    guard count > 0 else { break }
-                    received.append(contentsOf: buffer[0..<count])
-                }
-                served.value.withLock { $0 += 1 }
-                answer.withUnsafeBytes { bytes in
-                    var offset = 0
-                    while offset < bytes.count {
-                        let written = write(connection, bytes.baseAddress! + offset, bytes.count - offset)
-                        guard written > 0 else { break }
-                        offset += written
-                    }
-                }
-                shutdown(connection, Int32(SHUT_WR))
-                usleep(100_000)
-                close(connection)
-            }
-        }
-        thread.start()
-    }
-
-    deinit { close(descriptor) }
 }
