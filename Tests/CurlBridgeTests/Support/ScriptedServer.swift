@@ -17,11 +17,14 @@ final class ScriptedServer: Sendable {
     /// The port it listens on.
     let port: Int
     private let served = PosixLock(0)
+    private let awaited = PosixLock(0)
 
     /// `http://127.0.0.1:<port>/`.
     var url: String { "http://127.0.0.1:\(port)/" }
     /// How many requests it has answered.
     var requestCount: Int { served.withLock { $0 } }
+    /// How many connections its thread has begun to wait for (called `accept` for, or is about to).
+    var connectionsAwaited: Int { awaited.withLock { $0 } }
 
     /// A complete `Connection: close` response with `body`.
     static func response(status: String, body: Data) -> Data {
@@ -36,10 +39,11 @@ final class ScriptedServer: Sendable {
         let listener = Listener(descriptor: socket.descriptor)
         self.listener = listener
         self.port = socket.port
-        let served = self.served
+        let (served, awaited) = (self.served, self.awaited)
         let thread = Thread {
             defer { listener.close() }
             for answer in script {
+                awaited.withLock { $0 += 1 }
                 let connection = accept(listener.descriptor, nil, nil)
                 guard connection >= 0 else { return }
                 Self.readHead(from: connection)
