@@ -45,6 +45,35 @@ import Testing
         #expect(latency < .seconds(5), "\(latency) from cancel() to the completion event")
     }
 
+    /// A cancel made while the loop's thread is held up (a busy machine) waits in the inbox for
+    /// the next turn, while the request's idle deadline passes. The turn once judged deadlines at
+    /// its end, so the deadline won over the earlier cancel: `idleTimedOut` (the interleaving test
+    /// caught it under load). Here the turn that runs the cancel's submitter holds the loop past
+    /// the deadline on purpose.
+    @Test("a cancel made before the idle limit passed wins, though the loop is held up past the limit")
+    func cancelBeforeIdleDeadlineWins() async throws {
+        let transport = Fixture.transport(try await Fixture.server())
+        let loop = try transport.core.get().loop
+        let limit = UInt64(2_000_000_000)
+        let started = MonotonicClock.now  // the idle clock starts later, with the transfer
+        let (ends, end) = AsyncStream<Result<Response, RequestError>>.makeStream()
+        let handle = try #require(transport.start(
+            .get("never-respond").timeout(idle: .nanoseconds(Int64(limit))), events: TransferEvents { end.yield($0) }))
+        try await transport.waitUntilInFlight(1)
+        let cancelledInTime = PosixLock(false)
+        loop.submit {
+            let cancelledAt = MonotonicClock.now
+            handle.cancel()  // into the inbox, for the next turn
+            cancelledInTime.withLock { $0 = cancelledAt - started < limit }
+            // The deadline is at most `limit` after the cancel (nothing moves on the connection).
+            while MonotonicClock.now <= cancelledAt + limit + MonotonicClock.resolution { usleep(1_000) }
+        }
+        let outcome = await ends.first { _ in true }
+        // Only a machine that held this test up for the whole limit first makes both outcomes right.
+        let allowed: Set<RequestError.Code> = cancelledInTime.withLock { $0 } ? [.cancelled] : [.cancelled, .idleTimedOut]
+        #expect(outcome?.failure.map { allowed.contains($0.code) } == true, "\(String(describing: outcome))")
+    }
+
     @Test("a call from a cancelled task fails without sending, and monitors see it start and complete once")
     func cancelledTaskFailsWithoutSending() async throws {
         let listener = try SilentListener()

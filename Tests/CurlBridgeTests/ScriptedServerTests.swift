@@ -21,7 +21,7 @@ struct ScriptedServerTests {
         ])
         let port = try #require(server?.port)
         #expect(Self.exchange(port: port)?.hasSuffix("first") == true)
-        let waiting = await poll(within: .seconds(60)) { [server] in server?.connectionsAwaited == 2 }
+        let waiting = await poll(within: .seconds(60)) { [weak server] in server?.connectionsAwaited == 2 }
         #expect(waiting)
         server = nil
         let late = Self.exchange(port: port)

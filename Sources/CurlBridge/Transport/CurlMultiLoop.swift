@@ -19,7 +19,8 @@ internal import CCurl
 ///         run the work            closures submitted from any thread, in order
 ///         curl_multi_perform      curl does I/O and calls the transfers' callbacks
 ///         curl_multi_info_read    each finished transfer goes to the delegate
-///         end the turn            the delegate expires what is due and names its next deadline
+///         end the turn            the delegate expires what was due when the inbox was taken
+///                                 (a cancel that came first wins) and names its next deadline
 ///
 /// The owner is normally the serial `queue`. A blocking caller that finds the loop idle becomes
 /// the owner itself and runs turns on its own thread until its request completes — as curl's
@@ -210,13 +211,16 @@ final class CurlMultiLoop: @unchecked Sendable {
             let polled = curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(), nil)
             if polled != CURLM_OK { delegate.multiDidFail(multiError(polled, during: "curl_multi_poll")) }
         }
+        // Deadlines are judged as of a moment before the inbox is taken: work submitted by then
+        // (a cancel made before a deadline passed) runs first, however long this turn takes.
+        let now = MonotonicClock.now
         guard let work = takeWorkOrStop() else { return false }
         for item in work { item() }
         var running: Int32 = 0
         let performed = curl_multi_perform(multi, &running)
         if performed != CURLM_OK { delegate.multiDidFail(multiError(performed, during: "curl_multi_perform")) }
         readFinishedTransfers()
-        nextDeadline = delegate.turnDidEnd(now: MonotonicClock.now)
+        nextDeadline = delegate.turnDidEnd(now: now)
         return true
     }
 

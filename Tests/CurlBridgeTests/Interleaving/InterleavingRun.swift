@@ -28,6 +28,8 @@ struct InterleavingRun: Sendable {
         let cancel = CancelSlot()
         let started = MonotonicClock.now
         let finished = DispatchSemaphore(value: 0)
+        /// Signalled once the disruption is made and stamped (at once when there is none).
+        let disrupted = DispatchSemaphore(value: 0)
         /// Whether the library scheduled a retry or completed (its monitor said so).
         let isSettled = Atomic(false)
     }
@@ -72,6 +74,7 @@ struct InterleavingRun: Sendable {
             }
             callbackQueue.sync {}
             monitorQueue.sync {}
+            _ = record.disrupted.wait(timeout: .now() + Self.patience)
             try? FileManager.default.removeItem(at: scratch.appendingPathComponent("download-\(schedule.index)"))
             var observation = record.observation.withLock { $0 }
             observation.arrivals = TestServer.requestCount(key: schedule.countKey)
@@ -123,7 +126,10 @@ struct InterleavingRun: Sendable {
     /// transport-wide one (`cancelAll`, a shutdown) acts on the requests the transport holds, so
     /// it waits until the request is there: in a transfer, waiting to be retried, or done.
     private func disrupt(_ transport: Transport, record: Record) {
-        guard let delay = schedule.disruption.delay else { return }
+        guard let delay = schedule.disruption.delay else {
+            record.disrupted.signal()
+            return
+        }
         var disruption = schedule.disruption
         // A blocking stream has no handle before its head, a download none while its file is
         // prepared: their own cancel is cancelAll.
@@ -141,8 +147,13 @@ struct InterleavingRun: Sendable {
                 }
             }
             usleep(useconds_t(delay * 1000))
-            let at = Double(MonotonicClock.now - record.started) / 1e6
-            record.observation.withLock { $0.disruptedAt = at }
+            // Stamped once made, not before: this thread may be held up between the two on a
+            // busy machine, and the verdict needs a moment by which the disruption surely came.
+            defer {
+                let at = Double(MonotonicClock.now - record.started) / 1e6
+                record.observation.withLock { $0.disruptedAt = at }
+                record.disrupted.signal()
+            }
             switch disruption {
             case .cancel:
                 record.cancel.cancel()

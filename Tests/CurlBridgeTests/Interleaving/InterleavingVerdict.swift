@@ -4,7 +4,8 @@ struct InterleavingObservation: Sendable {
     var outcomes: [String] = []
     /// Every outcome the library's event monitor reported (`requestDidComplete`).
     var libraryOutcomes: [String] = []
-    /// When the disruption was made, in milliseconds after the request started; `nil` if none was.
+    /// By when the disruption was made (stamped once it was), in milliseconds after the request
+    /// started; `nil` if none was.
     var disruptedAt: Double?
     /// How many of the request's sends reached the server (every hop and attempt).
     var arrivals = 0
