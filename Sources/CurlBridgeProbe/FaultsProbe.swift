@@ -110,13 +110,19 @@ extension Result {
     }
 }
 
-/// Waits (a bounded poll, up to 5 s) until the fault server has closed every connection and no
-/// curl handle is alive, then returns the figures.
-func settled(_ server: FaultServer) -> ProcessFigures {
-    for _ in 0..<500 where server.openConnections > 0 || Transport._liveCurlHandleCount > 0 {
+/// Waits until the fault server has closed every connection, no curl handle is alive and (given
+/// a baseline) the descriptors are back to its count, then returns the figures. The wait is a
+/// bounded poll (30 s): on a busy machine the server's event loop may close, or even accept, a
+/// connection seconds late, while a real leak never returns and is reported after the bound.
+func settled(_ server: FaultServer, backTo baseline: ProcessFigures? = nil) -> ProcessFigures {
+    var figures = ProcessFigures()
+    for _ in 0..<3_000 {
+        let isBack = baseline.map { figures.descriptors <= $0.descriptors } ?? true
+        if server.openConnections == 0, figures.handles == 0, isBack { break }
         usleep(10_000)
+        figures = ProcessFigures()
     }
-    return ProcessFigures()
+    return figures
 }
 
 func probeFaults(server _: TestServer) -> Never {
@@ -159,7 +165,7 @@ func probeFaults(server _: TestServer) -> Never {
             let outcome = runFault(probe, style: style, server: server, transport: transport)
             transport.shutdown { done.signal() }
             done.wait()
-            let after = settled(server)
+            let after = settled(server, backTo: baseline)
             peakResident = max(peakResident, after.residentBytes)
             let cpu = String(format: "%.3f", after.cpuSeconds - before.cpuSeconds)
             print("fault name=\(probe.name) tls=\(probe.tls) style=\(style) outcome=\(outcome) fd=\(after.descriptors) threads=\(after.threads) handles=\(after.handles) rss=\(after.residentBytes) cpu=\(cpu)")
