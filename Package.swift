@@ -1,20 +1,35 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
+
+/// The dependencies of a product that only its trait brings.
+let testServer = TargetDependencyCondition.when(traits: ["TestServer"])
+let telemetry = TargetDependencyCondition.when(traits: ["Telemetry"])
+let openAPI = TargetDependencyCondition.when(traits: ["OpenAPI"])
 
 let package = Package(
     name: "CurlBridge",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "CurlBridge", targets: ["CurlBridge"]),
-        // swift-metrics and swift-distributed-tracing over the core's event monitors and adapters,
-        // apart so that the core library does not depend on them.
+        // For testing apps that use CurlBridge: canned responses and a request record over a
+        // stubbed transport (no network). Needs nothing but the core.
+        .library(name: "CurlBridgeTesting", targets: ["CurlBridgeTesting"]),
+        // The embedded loopback HTTP server (HTTP/1.1, HTTP/2 over TLS, faults, routes of your
+        // own), on SwiftNIO: only with the `TestServer` trait.
+        .library(name: "CurlBridgeTestServer", targets: ["CurlBridgeTestServer"]),
+        // swift-metrics and swift-distributed-tracing over the core's event monitors and
+        // interceptors: only with the `Telemetry` trait.
         .library(name: "CurlBridgeTelemetry", targets: ["CurlBridgeTelemetry"]),
-        // For testing apps that use CurlBridge: canned responses over a stubbed transport (no
-        // network), and the embedded loopback test server with routes of your own.
-        .library(name: "CurlBridgeTesting", targets: ["CurlBridgeTesting", "CurlBridgeTestServer"]),
-        // A swift-openapi-runtime ClientTransport over AsyncClient, apart so that the core library
-        // does not depend on the OpenAPI runtime.
+        // A swift-openapi-runtime ClientTransport over AsyncClient: only with the `OpenAPI` trait.
         .library(name: "CurlBridgeOpenAPI", targets: ["CurlBridgeOpenAPI"]),
+    ],
+    // Each trait brings the dependencies of one optional product. An app that names none resolves
+    // and builds only the core's: swift-http-types and swift-log (scripts/downstream-check.sh).
+    // This package's own builds enable all three (scripts/test.sh, scripts/demo.sh).
+    traits: [
+        .trait(name: "TestServer", description: "CurlBridgeTestServer: the loopback test server, on SwiftNIO."),
+        .trait(name: "Telemetry", description: "CurlBridgeTelemetry: swift-metrics and swift-distributed-tracing."),
+        .trait(name: "OpenAPI", description: "CurlBridgeOpenAPI: a swift-openapi-runtime client transport."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
@@ -48,7 +63,6 @@ let package = Package(
                 "CCurl",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // Metrics and tracing for CurlBridge: an event monitor and an interceptor, public API only.
@@ -57,9 +71,9 @@ let package = Package(
             dependencies: [
                 "CurlBridge",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
-                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+                .product(name: "Metrics", package: "swift-metrics", condition: telemetry),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: telemetry),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing", condition: telemetry),
             ]
         ),
         // The OpenAPI client transport: streamed bodies both ways, RequestError inside ClientError.
@@ -68,7 +82,7 @@ let package = Package(
             dependencies: [
                 "CurlBridge",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: openAPI),
             ]
         ),
         // Canned responses and a request record over `Transport(configuration:stub:)`.
@@ -77,21 +91,21 @@ let package = Package(
             dependencies: ["CurlBridge", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         // Embedded loopback HTTP server for tests and examples (HTTP/1.1, HTTP/2 over TLS with a
-        // test CA, routes of your own); in the CurlBridgeTesting product, not the library's.
+        // test CA, routes of your own).
         .target(
             name: "CurlBridgeTestServer",
             dependencies: [
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOTLS", package: "swift-nio"),
-                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
-                .product(name: "NIOHPACK", package: "swift-nio-http2"),
-                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
-                .product(name: "MultipartKit", package: "multipart-kit"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio", condition: testServer),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: testServer),
+                .product(name: "NIOPosix", package: "swift-nio", condition: testServer),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: testServer),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: testServer),
+                .product(name: "NIOTLS", package: "swift-nio", condition: testServer),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2", condition: testServer),
+                .product(name: "NIOHPACK", package: "swift-nio-http2", condition: testServer),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: testServer),
+                .product(name: "MultipartKit", package: "multipart-kit", condition: testServer),
+                .product(name: "Crypto", package: "swift-crypto", condition: testServer),
             ]
         ),
         // A child process the tests start: the blocking guard on the real main thread and on the

@@ -17,5 +17,5 @@ seconds=${1:-60}
 shift || true
 configuration=${CONFIGURATION:-debug}
 scripts/ensure-system-packages.sh
-swift build -c "$configuration" --product CurlBridgeStorm
-exec "$(swift build -c "$configuration" --show-bin-path)/CurlBridgeStorm" cancel --duration "$seconds" "$@"
+swift build --enable-all-traits -c "$configuration" --product CurlBridgeStorm
+exec "$(swift build --enable-all-traits -c "$configuration" --show-bin-path)/CurlBridgeStorm" cancel --duration "$seconds" "$@"

@@ -5,13 +5,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-system-packages.sh
 for example in BlockingWorkers AsyncTasks LegacyCallbacks PlayWhileDownloading ResumableDownloader cb; do
-    swift build --product "$example"
+    swift build --enable-all-traits --product "$example"
 done
 for example in BlockingWorkers AsyncTasks LegacyCallbacks PlayWhileDownloading ResumableDownloader; do
     echo
     echo "=== $example"
-    "$(swift build --show-bin-path)/$example"
+    "$(swift build --enable-all-traits --show-bin-path)/$example"
 done
 echo
 echo "=== cb (a curl-like tool: Examples/cb/README.md)"
-"$(swift build --show-bin-path)/cb" --help
+"$(swift build --enable-all-traits --show-bin-path)/cb" --help

@@ -50,7 +50,7 @@ check_samples
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-swift package generate-documentation --target CurlBridge --target CurlBridgeTelemetry --target CurlBridgeTesting \
+swift package --enable-all-traits generate-documentation --target CurlBridge --target CurlBridgeTelemetry --target CurlBridgeTesting \
     --target CurlBridgeTestServer --target CurlBridgeOpenAPI \
     --warnings-as-errors 2>&1 | tee "$log" || status=$?
 # DocC's own diagnostics; SwiftPM's notes about dependencies' unhandled files are not ours.

@@ -14,8 +14,8 @@ if ! [[ "$runs" =~ ^[1-9][0-9]*$ ]]; then
     exit 2
 fi
 scripts/ensure-system-packages.sh
-swift build --product CurlBridgeProbe
-probe="$(swift build --show-bin-path)/CurlBridgeProbe"
+swift build --enable-all-traits --product CurlBridgeProbe
+probe="$(swift build --enable-all-traits --show-bin-path)/CurlBridgeProbe"
 
 crashes=0
 started=$(date +%s)

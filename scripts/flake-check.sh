@@ -20,7 +20,7 @@ run_timeout=${RUN_TIMEOUT:-600}
 
 scripts/ensure-system-packages.sh
 . scripts/test-settings.sh
-swift build --build-tests
+swift build --enable-all-traits --build-tests
 
 logs=$(mktemp -d "${TMPDIR:-/tmp}/curlbridge-flake-check.XXXXXX")
 burners=()
@@ -65,7 +65,7 @@ unfinished_tests() {
 # orphan is left behind), and the tests it had not finished are noted at the end of the log.
 run_suite() {
     local log=$1 deadline=$((SECONDS + run_timeout)) status
-    swift test --skip-build >"$log" 2>&1 &
+    swift test --enable-all-traits --skip-build >"$log" 2>&1 &
     runner=$!
     while kill -0 "$runner" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ]; do sleep 1; done
     if kill -0 "$runner" 2>/dev/null; then

@@ -14,5 +14,5 @@ export INTERLEAVING_SCHEDULES=${1:-${INTERLEAVING_SCHEDULES:-100000}}
 if [ -n "${2:-}" ]; then export INTERLEAVING_SEED=$2; fi
 scripts/ensure-system-packages.sh
 . scripts/test-settings.sh
-swift build --build-tests
-exec swift test --skip-build --filter InterleavingTests
+swift build --enable-all-traits --build-tests
+exec swift test --enable-all-traits --skip-build --filter InterleavingTests

@@ -30,7 +30,7 @@ for sanitizer in "${passes[@]}"; do
     reports=$(mktemp -d)
     log=$reports/test.log
     start=$(date +%s)
-    if ! swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" >"$reports/build.log" 2>&1; then
+    if ! swift build --enable-all-traits --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" >"$reports/build.log" 2>&1; then
         tail -40 "$reports/build.log"
         echo "$sanitizer: the build failed" >&2
         failed=1
@@ -40,7 +40,7 @@ for sanitizer in "${passes[@]}"; do
     # log_path: every sanitized process (the test runner and each probe child) writes its reports
     # to $reports/$prefix.<pid>, so a child's reports are counted even though its stderr is not kept.
     env "$options_var=$options log_path=$reports/$prefix" \
-        swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" "$@" >"$log" 2>&1
+        swift test --enable-all-traits --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" "$@" >"$log" 2>&1
     status=$?
     finished=$(date +%s)
     # TSan starts a report with "WARNING: ThreadSanitizer:", ASan with "==<pid>==ERROR: AddressSanitizer:".

@@ -21,17 +21,17 @@ shift || true
 rss_requests=${RSS_REQUESTS:-$requests}
 scripts/ensure-system-packages.sh
 logs=$(mktemp -d "${TMPDIR:-/tmp}/curlbridge-soak.XXXXXX")
-swift build --product CurlBridgeStorm
-plain="$(swift build --show-bin-path)/CurlBridgeStorm"
+swift build --enable-all-traits --product CurlBridgeStorm
+plain="$(swift build --enable-all-traits --show-bin-path)/CurlBridgeStorm"
 
 if [ "${VALGRIND:-0}" = 1 ]; then
     check() { valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=97 "$plain" "$@"; }
 else
     scratch=.build/asan
     # (its linker warns about every ASan symbol it cannot export: kept out of the way, in the log)
-    swift build --sanitize=address --scratch-path "$scratch" --product CurlBridgeStorm > "$logs/asan-build.log" 2>&1 \
+    swift build --enable-all-traits --sanitize=address --scratch-path "$scratch" --product CurlBridgeStorm > "$logs/asan-build.log" 2>&1 \
         || { tail -30 "$logs/asan-build.log" >&2; exit 1; }
-    sanitized="$(swift build --sanitize=address --scratch-path "$scratch" --show-bin-path)/CurlBridgeStorm"
+    sanitized="$(swift build --enable-all-traits --sanitize=address --scratch-path "$scratch" --show-bin-path)/CurlBridgeStorm"
     export ASAN_OPTIONS=detect_leaks=1:exitcode=97
     check() { "$sanitized" "$@"; }
 fi

@@ -7,9 +7,9 @@ scripts/ensure-system-packages.sh
 . scripts/test-settings.sh
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-swift build --build-tests 2>&1 | tee "$log"
+swift build --enable-all-traits --build-tests 2>&1 | tee "$log"
 if grep -E "^$(pwd)/(Sources|Tests|Examples)/.*: warning:" "$log"; then
     echo "error: the build has warnings (above)" >&2
     exit 1
 fi
-swift test --skip-build "$@"
+swift test --enable-all-traits --skip-build "$@"

@@ -79,6 +79,17 @@ import Testing
         #expect(scratch.contents == ["keep.bin"])
     }
 
+    @Test(arguments: ClientStyle.allCases, [false, true])
+    func everyDownloadReportsItsDigestUnasked(style: ClientStyle, tls: Bool) async throws {
+        let transport = Fixture.transport(try await Fixture.server(), tls: tls)
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let file = try await style.download(.get("resource/300000"), to: scratch.file("plain.bin"), through: transport).get()
+        #expect(file.sha256 == sha256Hex(resourceBytes(count: 300_000)))
+        let empty = try await style.download(.get("resource/0"), to: scratch.file("empty.bin"), through: transport).get()
+        #expect(empty.sha256 == sha256Hex(Data()))
+    }
+
     @Test(arguments: ClientStyle.allCases)
     func digestIsCheckedWhileWritingAndAMismatchLeavesTheDestinationUntouched(style: ClientStyle) async throws {
         let transport = Fixture.transport(try await Fixture.server())

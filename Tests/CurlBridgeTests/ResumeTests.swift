@@ -33,6 +33,7 @@ import Testing
         #expect(resumed.resumedFromOffset == 700_000)
         #expect(resumed.bytesWritten == 2_000_000)
         #expect(sha256Hex(try Data(contentsOf: destination)) == sha256Hex(expected))
+        #expect(resumed.sha256 == sha256Hex(expected))  // the kept bytes are in the digest
         #expect(progress.all.last?.bytesReceived == 2_000_000)
         #expect(progress.all.last?.expectedBytesToReceive == 2_000_000)
         #expect(scratch.contents == ["big.bin"])

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HTTPTypes
 
@@ -32,7 +31,8 @@ final class DownloadOperation: BodySink, Sendable {
         var resumedFrom: Int64
         /// Bytes in the partial file now.
         var written: Int64
-        var hasher: SHA256?
+        /// The SHA-256 of the bytes in the file, `nil` only without a libcrypto (``SHA256Hasher``).
+        var hasher: SHA256Hasher?
         var validator: ResumeData.Validator?
         var isContentEncoded = false
         var expectedLength: Int64?
@@ -55,7 +55,10 @@ final class DownloadOperation: BodySink, Sendable {
     ) -> Result<DownloadOperation, RequestError> {
         do throws(RequestError) {
             try checkDestination(destination, options: options)
-            if let resumeData, let (file, hasher) = try reopen(resumeData, hashing: options.expectedSHA256 != nil) {
+            if options.expectedSHA256 != nil, !SHA256Hasher.isAvailable {
+                throw RequestError(.transportFailure, "cannot check the expected SHA-256: this process has no OpenSSL libcrypto")
+            }
+            if let resumeData, let (file, hasher) = try reopen(resumeData) {
                 let resumed = request
                     .header("Range", "bytes=\(resumeData.bytesOnDisk)-")
                     .header("If-Range", resumeData.validator.headerValue)
@@ -68,7 +71,7 @@ final class DownloadOperation: BodySink, Sendable {
             let file = try DownloadFile.create(besides: destination)
             return .success(DownloadOperation(
                 request: request, destination: destination, options: options,
-                state: State(file: file, resumedFrom: 0, written: 0, hasher: options.expectedSHA256 != nil ? SHA256() : nil)))
+                state: State(file: file, resumedFrom: 0, written: 0, hasher: SHA256Hasher())))
         } catch {
             return .failure(error.attributed(to: request.method, url: request.url))
         }
@@ -97,23 +100,22 @@ final class DownloadOperation: BodySink, Sendable {
         }
     }
 
-    /// The partial file of `resumeData` with its bytes hashed (when a digest is expected), or
-    /// `nil` when it no longer holds them.
-    private static func reopen(_ resumeData: ResumeData, hashing: Bool) throws(RequestError) -> (DownloadFile, SHA256?)? {
+    /// The partial file of `resumeData` with its bytes hashed (read once, so that the finished
+    /// file's digest covers them), or `nil` when it no longer holds them.
+    private static func reopen(_ resumeData: ResumeData) throws(RequestError) -> (DownloadFile, SHA256Hasher?)? {
         guard resumeData.bytesOnDisk > 0, let file = DownloadFile.reopen(resumeData.partialFileURL, keeping: resumeData.bytesOnDisk) else {
             return nil
         }
-        guard hashing else { return (file, nil) }
+        guard let hasher = SHA256Hasher() else { return (file, nil) }
         guard let handle = FileHandle(forReadingAtPath: resumeData.partialFileURL.path) else {
             var file = file
             file.closeDescriptor()
             throw RequestError(.fileIO, "cannot read the partial file \(resumeData.partialFileURL.path.debugDescription)")
         }
         defer { try? handle.close() }
-        var hasher = SHA256()
         var remaining = resumeData.bytesOnDisk
         while remaining > 0, let chunk = try? handle.read(upToCount: Int(min(remaining, 1 << 20))), !chunk.isEmpty {
-            hasher.update(data: chunk)
+            chunk.withUnsafeBytes { hasher.update($0) }
             remaining -= Int64(chunk.count)
         }
         guard remaining == 0 else {
@@ -172,7 +174,7 @@ final class DownloadOperation: BodySink, Sendable {
                     do throws(RequestError) { try state.file.truncate() } catch { return error }
                     state.resumedFrom = 0
                     state.written = 0
-                    if state.hasher != nil { state.hasher = SHA256() }
+                    state.hasher = SHA256Hasher()
                 }
                 state.validator = Self.validator(in: head.headerFields)
                 state.expectedLength = length
@@ -191,7 +193,7 @@ final class DownloadOperation: BodySink, Sendable {
                     return .fail(RequestError(.bodyTooLarge, "the download exceeds its limit of \(maximum) bytes"))
                 }
                 do throws(RequestError) { try state.file.write(bytes) } catch { return .fail(error) }
-                state.hasher?.update(bufferPointer: bytes)
+                state.hasher?.update(bytes)
                 state.written += Int64(bytes.count)
             case .collectingErrorBody(var body):
                 let room = Self.errorBodyLimit - body.count
@@ -249,14 +251,10 @@ final class DownloadOperation: BodySink, Sendable {
                 .responseTruncated, "the download has \(state.written) of the resource's \(expected) bytes", url: response.url)
             return .failure(error.resumable(with: resumeData(after: error.code, &state)))
         }
-        var digest: String?
-        if let hasher = state.hasher, let expected = options.expectedSHA256 {
-            let computed = hasher.finalize().map { String(format: "%02x", $0) }.joined()
-            guard computed == expected.lowercased() else {
-                return .failure(RequestError(
-                    .integrityMismatch, "the download's SHA-256 is \(computed), expected \(expected.lowercased())"))
-            }
-            digest = computed
+        let digest = state.hasher?.finalize()
+        if let expected = options.expectedSHA256, digest != expected.lowercased() {
+            return .failure(RequestError(
+                .integrityMismatch, "the download's SHA-256 is \(digest ?? "unknown"), expected \(expected.lowercased())"))
         }
         do throws(RequestError) {
             try state.file.commit(to: destination, replacing: options.replacesExistingFile)

@@ -14,7 +14,9 @@ public struct DownloadResponse: Sendable, Equatable {
     /// How many of those bytes came from the partial file of an earlier attempt (0 when the
     /// download started from scratch or the server sent the whole resource again).
     public var resumedFromOffset: Int64
-    /// The file's SHA-256 in lowercase hex, when ``DownloadOptions/expectedSHA256`` asked for a check.
+    /// The file's SHA-256 in lowercase hex, computed while writing (bytes kept from an earlier
+    /// attempt included). `nil` only in a process with no OpenSSL libcrypto: a libcurl built on
+    /// another TLS library, on a machine without OpenSSL.
     public var sha256: String?
     /// The URL the response came from: after redirects, the last one.
     public var url: String
