@@ -103,6 +103,9 @@ struct Transfer: Sendable {
 
     private func report(_ error: RequestError, _ context: Context) -> ExitStatus {
         context.output.error("cb: \(error)\n", from: index)
+        if error.code == .credentialsOverPlainHTTP {
+            context.output.error("cb: --plain-http-credentials sends them anyway, readable on the way\n", from: index)
+        }
         return ExitStatus(error)
     }
 }

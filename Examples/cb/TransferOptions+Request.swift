@@ -3,14 +3,18 @@ import Foundation
 import HTTPTypes
 
 extension TransferOptions {
-    /// The request for one URL: the method, the `-H` headers, the body of `-d`, `--json` or `-F`,
-    /// and the timeouts. Bodies from files stream from disk; a missing file fails at send time
+    /// The request for one URL: the method, the `-H` headers, `-u`'s credentials, the body of `-d`,
+    /// `--json` or `-F`, and the timeouts. Bodies from files stream from disk; a missing file fails at send time
     /// (``ExitStatus/fileError``).
     func request(_ method: HTTPRequest.Method, _ url: String) -> Request {
         var request = Request(method: method, url: url)
         for header in headers.compactMap(HeaderLine.init) {
             request = request.header(header.name, header.value)
         }
+        if let user, let colon = user.firstIndex(of: ":") {
+            request = request.basicAuth(username: String(user[..<colon]), password: String(user[user.index(after: colon)...]))
+        }
+        request = request.allowingCredentialsOverPlainHTTP(allowsPlainHTTPCredentials)
         if let data {
             request = Self.body(of: request, data, contentType: "application/x-www-form-urlencoded")
         } else if let json {

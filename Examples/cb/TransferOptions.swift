@@ -36,6 +36,14 @@ struct TransferOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Trust only the certificate authorities in this PEM file.", valueName: "file"))
     var cacert: String?
 
+    @Option(name: [.customShort("u"), .customLong("user")], help: ArgumentHelp(
+        "Send HTTP Basic credentials, 'user:password'.", valueName: "user:password"))
+    var user: String?
+
+    @Flag(name: .customLong("plain-http-credentials"), help: ArgumentHelp(
+        "Send credentials (-u, an Authorization header, user:password@ in the URL) over plain http to hosts other than this machine's loopback, readable on the way."))
+    var allowsPlainHTTPCredentials = false
+
     @Flag(name: [.customShort("k"), .customLong("insecure")], help: "Do not verify the server's certificate (pins still apply).")
     var insecure = false
 
@@ -66,6 +74,9 @@ struct TransferOptions: ParsableArguments {
     mutating func validate() throws {
         let bodies = [data != nil, json != nil, !formFields.isEmpty].filter { $0 }.count
         guard bodies <= 1 else { throw ValidationError("-d, --json and -F cannot be combined") }
+        guard user.map({ $0.contains(":") }) ?? true else {
+            throw ValidationError("-u takes 'user:password' (cb never prompts for a password)")
+        }
         guard retry >= 0 else { throw ValidationError("--retry takes a count of 0 or more") }
         guard parallel >= 1 else { throw ValidationError("--parallel takes a count of 1 or more") }
         guard (maximumRedirects ?? 0) >= 0 else { throw ValidationError("--max-redirs takes a count of 0 or more") }

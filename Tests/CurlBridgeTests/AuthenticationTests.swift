@@ -145,30 +145,61 @@ import Testing
     ]
 
     @Test(arguments: ClientStyle.allCases, credentialCarriers.map(\.0))
-    func credentialsOverPlainHTTPAreRefusedBeforeAnythingIsSent(style: ClientStyle, carrier: String) async throws {
+    func credentialsOverPlainHTTPToAnotherHostAreRefusedBeforeAnythingIsSent(style: ClientStyle, carrier: String) async throws {
         let build = try #require(Self.credentialCarriers.first { $0.0 == carrier }?.1)
-        let listener = try SilentListener()
-        let transport = Transport()
-        let error = await style.send(build(listener.url + "x"), through: transport).failure
+        // A name that cannot resolve: refused before the lookup (not hostNotFound after it).
+        let error = await style.send(build("http://credentials.invalid/x"), through: Transport()).failure
         #expect(error?.code == .credentialsOverPlainHTTP)
-        #expect(listener.connectionAttempts() == 0)
+        #expect(error?.message.contains("allowingCredentialsOverPlainHTTP") == true, "\(String(describing: error))")
+    }
+
+    @Test(arguments: ClientStyle.allCases, credentialCarriers.map(\.0))
+    func loopbackThroughAProxyIsNotExempt(style: ClientStyle, carrier: String) async throws {
+        let build = try #require(Self.credentialCarriers.first { $0.0 == carrier }?.1)
+        let proxy = try SilentListener()
+        let transport = Transport(configuration: Configuration(proxy: .through(.http(host: "127.0.0.1", port: proxy.port))))
+        let error = await style.send(build("http://127.0.0.1:9/x"), through: transport).failure
+        #expect(error?.code == .credentialsOverPlainHTTP)
+        #expect(proxy.connectionAttempts() == 0)
     }
 
     @Test(arguments: ClientStyle.allCases)
     func defaultAuthorizationHeaderOverPlainHTTPIsRefused(style: ClientStyle) async throws {
-        let listener = try SilentListener()
         let transport = Transport(configuration: Configuration(defaultHeaders: [.authorization: "Token x"]))
-        #expect(await style.send(.get(listener.url), through: transport).failure?.code == .credentialsOverPlainHTTP)
-        #expect(listener.connectionAttempts() == 0)
+        #expect(await style.send(.get("http://credentials.invalid/"), through: transport).failure?.code == .credentialsOverPlainHTTP)
     }
 
     @Test(arguments: ClientStyle.allCases)
-    func credentialsOverPlainHTTPAreSentWhenAllowed(style: ClientStyle) async throws {
-        let transport = Fixture.transport(try await Fixture.server()) { $0.allowsCredentialsOverPlainHTTP = true }
-        let basic = try await style.send(.get("basic-auth/u/p").basicAuth(username: "u", password: "p"), through: transport).get()
-        #expect(basic.status == .ok)
-        let digest = try await style.send(.get("digest-auth/u/p").credential(.digest(username: "u", password: "p")), through: transport).get()
-        #expect(digest.status == .ok)
+    func theLoopbackGetsCredentialsOverPlainHTTPByDefault(style: ClientStyle) async throws {
+        let server = try await Fixture.server()
+        let transport = Transport()
+        for host in ["127.0.0.1", "localhost"] {
+            let origin = "http://\(host):\(server.httpPort)/"
+            let basic = try await style.send(.get(origin + "basic-auth/u/p").basicAuth(username: "u", password: "p"), through: transport).get()
+            #expect(basic.status == .ok, "\(host)")
+            let bearer = try await style.send(.get(origin + "bearer-auth/t0k").bearerToken("t0k"), through: transport).get()
+            #expect(bearer.status == .ok, "\(host)")
+            let userInfo = try await style.send(.get("http://u:p@\(host):\(server.httpPort)/basic-auth/u/p"), through: transport).get()
+            #expect(userInfo.status == .ok, "\(host)")
+        }
+    }
+
+    /// A Unix socket: the URL names a host that is not the loopback, and the server answers.
+    @Test(arguments: ClientStyle.allCases)
+    func oneRequestOrTheConfigurationCanAllowCredentialsOverPlainHTTP(style: ClientStyle) async throws {
+        let server = try await Fixture.server()
+        let request = Request.get("http://api.test/bearer-auth/t0k").bearerToken("t0k")
+        let strict = Transport(configuration: Configuration(unixSocketPath: server.unixSocketPath))
+        #expect(await style.send(request, through: strict).failure?.code == .credentialsOverPlainHTTP)
+        #expect(!request.allowsCredentialsOverPlainHTTP)
+        let allowed = request.allowingCredentialsOverPlainHTTP()
+        #expect(try await style.send(allowed, through: strict).get().status == .ok)
+        #expect(await style.send(allowed.allowingCredentialsOverPlainHTTP(false), through: strict).failure?.code == .credentialsOverPlainHTTP)
+
+        let lenient = Transport(configuration: Configuration(allowsCredentialsOverPlainHTTP: true, unixSocketPath: server.unixSocketPath))
+        #expect(try await style.send(request, through: lenient).get().status == .ok)
+        let digest = Request.get("http://api.test/digest-auth/u/p").credential(.digest(username: "u", password: "p"))
+        #expect(try await style.send(digest, through: lenient).get().status == .ok)
     }
 
     // MARK: Per-origin credentials

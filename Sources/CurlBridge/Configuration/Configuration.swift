@@ -48,11 +48,13 @@ public struct Configuration: Sendable {
     /// The proxies requests go through; ``ProxyConfiguration/direct`` (none, and none taken from
     /// the environment) by default.
     public var proxy: ProxyConfiguration
-    /// Whether requests to `http://` URLs may carry credentials — a ``Credential``, an
+    /// Whether requests to `http://` URLs of any host may carry credentials — a ``Credential``, an
     /// `Authorization` header (default headers included) or user info in the URL; `false` by
     /// default, so a secret never travels readable by accident: such a request fails with
-    /// ``RequestError/Code/credentialsOverPlainHTTP`` before anything is sent. Loopback hosts and
-    /// Unix sockets are not exempt.
+    /// ``RequestError/Code/credentialsOverPlainHTTP`` before anything is sent. This machine's
+    /// loopback (`localhost`, `127.0.0.0/8`, `::1`) is exempt when reached directly, not through
+    /// an HTTP proxy or a Unix socket. One request can opt in with
+    /// ``Request/allowingCredentialsOverPlainHTTP(_:)``.
     public var allowsCredentialsOverPlainHTTP: Bool
     /// Credentials per origin (scheme, host and port), sent only to URLs of exactly that origin
     /// — so each hop of a redirect gets its own host's credential, if any; empty by default. A

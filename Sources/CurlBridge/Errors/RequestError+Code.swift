@@ -111,8 +111,10 @@ extension RequestError {
         /// forwards gets the proxy's `407` as its response, like any other status.)
         public static let proxyFailure = Code(.proxyFailure)
         /// The request would send credentials — a ``Credential``, an `Authorization` header or
-        /// user info in the URL — over plain `http://`, and the configuration does not allow it
-        /// (``Configuration/allowsCredentialsOverPlainHTTP``); nothing was sent.
+        /// user info in the URL — over plain `http://` to a host other than this machine's
+        /// loopback, and neither the request nor the configuration allows it
+        /// (``Request/allowingCredentialsOverPlainHTTP(_:)``,
+        /// ``Configuration/allowsCredentialsOverPlainHTTP``); nothing was sent.
         public static let credentialsOverPlainHTTP = Code(.credentialsOverPlainHTTP)
 
         /// The server's certificate chain leads to no trusted certificate authority (an unknown or

@@ -93,7 +93,7 @@ final class RequestDefaults: Sendable {
     let maximumBodySize: Int
     let maximumHeaderSize: Int
     let credentials: [Credential.Origin: Credential]
-    let allowsCredentialsOverPlainHTTP: Bool
+    let plainHTTPCredentials: PlainHTTPCredentialRule
     let logging: RequestLogDefaults
 
     init(_ configuration: Configuration) {
@@ -105,7 +105,9 @@ final class RequestDefaults: Sendable {
         maximumBodySize = configuration.maximumBodySize
         maximumHeaderSize = configuration.maximumHeaderSize
         credentials = configuration.credentials
-        allowsCredentialsOverPlainHTTP = configuration.allowsCredentialsOverPlainHTTP
+        plainHTTPCredentials = PlainHTTPCredentialRule(
+            configurationAllows: configuration.allowsCredentialsOverPlainHTTP,
+            isProxied: configuration.proxy.httpProxy != nil, usesUnixSocket: configuration.unixSocketPath != nil)
         logging = RequestLogDefaults(configuration)
     }
 }

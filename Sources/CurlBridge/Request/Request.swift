@@ -88,6 +88,12 @@ public struct Request: Sendable {
         _modify { yield &storage.value.credential }
     }
     /// The first problem found while building, reported at send time.
+    /// Whether this request may carry credentials over plain `http://` to a host other than the
+    /// loopback; `false` by default. See ``allowingCredentialsOverPlainHTTP(_:)``.
+    public var allowsCredentialsOverPlainHTTP: Bool {
+        get { storage.value.allowsCredentialsOverPlainHTTP }
+        _modify { yield &storage.value.allowsCredentialsOverPlainHTTP }
+    }
     var problem: RequestError? {
         get { storage.value.problem }
         _modify { yield &storage.value.problem }
@@ -137,6 +143,7 @@ public struct Request: Sendable {
         var redirectPolicy: RedirectPolicy?
         var omitsDefaultHeaders: Bool = false
         var credential: Credential?
+        var allowsCredentialsOverPlainHTTP = false
         var problem: RequestError?
         var usesCookieJar: Bool = true
         var retryPolicy: RetryPolicy?

@@ -69,11 +69,13 @@ extension Request {
                 prepared.challenge = CurlAuthentication(username: username, password: password, schemes: schemes)
             }
         }
-        if !defaults.allowsCredentialsOverPlainHTTP, Self.isPlainHTTP(url),
-           credential != nil || prepared.headerLines.contains(where: Self.isAuthorizationLine) || Self.hasUserInfo(url) {
+        if Self.isPlainHTTP(url),
+           credential != nil || prepared.headerLines.contains(where: Self.isAuthorizationLine) || Self.hasUserInfo(url),
+           !defaults.plainHTTPCredentials.permits(url, requestAllows: allowsCredentialsOverPlainHTTP) {
             return .failure(RequestError(
                 .credentialsOverPlainHTTP,
-                "credentials are not sent over plain http (set Configuration.allowsCredentialsOverPlainHTTP to allow it)",
+                "credentials are not sent over plain http to a host other than this machine's loopback (allow it with "
+                    + "Request.allowingCredentialsOverPlainHTTP() or Configuration.allowsCredentialsOverPlainHTTP)",
                 method: method, url: url))
         }
         return .success(prepared)

@@ -4,8 +4,9 @@ extension Request {
     ///
     /// Replaces AFNetworking's `setAuthorizationHeaderFieldWithUsername:password:` and
     /// NSURLSession's `NSURLCredential` for Basic. The value is redacted from
-    /// ``curlDescription(for:revealingSecrets:)`` and never sent over plain `http://` unless the
-    /// configuration allows it (``Configuration/allowsCredentialsOverPlainHTTP``).
+    /// ``curlDescription(for:revealingSecrets:)`` and sent over plain `http://` only to this
+    /// machine's loopback, unless ``allowingCredentialsOverPlainHTTP(_:)`` or
+    /// ``Configuration/allowsCredentialsOverPlainHTTP`` allows it.
     public func basicAuth(username: String, password: String) -> Request {
         credential(.basic(username: username, password: password))
     }
@@ -24,6 +25,21 @@ extension Request {
     public func credential(_ credential: Credential?) -> Request {
         var copy = self
         copy.credential = credential
+        return copy
+    }
+
+    /// This request allowed (or not) to carry credentials — a ``Credential``, an `Authorization`
+    /// header or user info in the URL — over plain `http://` to any host, where by default only
+    /// this machine's loopback (`localhost`, `127.0.0.0/8`, `::1`, reached without a proxy) gets
+    /// them and any other host fails with ``RequestError/Code/credentialsOverPlainHTTP``.
+    ///
+    /// ```swift
+    /// let response = try await client.send(.get("http://printer.lan/status").basicAuth(username: "admin", password: secret)
+    ///     .allowingCredentialsOverPlainHTTP())   // readable by anyone on the path
+    /// ```
+    public func allowingCredentialsOverPlainHTTP(_ allowed: Bool = true) -> Request {
+        var copy = self
+        copy.allowsCredentialsOverPlainHTTP = allowed
         return copy
     }
 }

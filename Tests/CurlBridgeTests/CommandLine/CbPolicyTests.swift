@@ -66,4 +66,24 @@ import Testing
             if expected == 0 { #expect(run.text == #"{"id":42,"name":"CurlBridge"}"#, "\(options): \(run)") }
         }
     }
+
+    @Test func credentialsGoToTheLoopbackAndElsewhereOverHTTPOnlyWhenAsked() async throws {
+        let server = try await Fixture.server()
+        let cb = try Cb()
+        let basic = try await cb.run(["get", "-u", "u:p:with:colons", "\(server.httpURL)basic-auth/u/p:with:colons"])
+        #expect(basic.status == 0, "\(basic)")
+        let bearer = try await cb.run(["get", "-H", "Authorization: Bearer t0k", "\(server.httpURL)bearer-auth/t0k"])
+        #expect(bearer.status == 0, "\(bearer)")
+
+        let refused = try await cb.run(["get", "-u", "u:p", "http://credentials.invalid/"])
+        #expect(refused.status == 64, "\(refused)")
+        #expect(refused.error.contains("--plain-http-credentials"), "\(refused)")
+        // Allowed, it gets as far as the name lookup.
+        let allowed = try await cb.run(["get", "-u", "u:p", "--plain-http-credentials", "http://credentials.invalid/"])
+        #expect(allowed.status == 6, "\(allowed)")
+
+        let noPassword = try await cb.run(["get", "-u", "u", "\(server.httpURL)basic-auth/u/p"])
+        #expect(noPassword.status == 64, "\(noPassword)")
+        #expect(noPassword.error.contains("user:password"), "\(noPassword)")
+    }
 }

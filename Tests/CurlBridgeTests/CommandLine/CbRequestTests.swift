@@ -133,7 +133,7 @@ import Testing
             ["get", "ftp://127.0.0.1/file"],
             ["get", "--pin", "sha256//not-a-digest", "\(server.httpsURL)json"],
             ["fetch", "\(server.httpURL)json"],
-            ["get", "-H", "Authorization: Bearer hunter2", "\(server.httpURL)json"],  // a secret over plain http
+            ["get", "-H", "Authorization: Bearer hunter2", "http://api.invalid/json"],  // a secret over plain http
         ] {
             let run = try await cb.run(arguments)
             #expect(run.status == 64, "\(arguments): \(run)")
