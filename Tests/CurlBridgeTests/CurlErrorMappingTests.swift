@@ -66,7 +66,8 @@ import Testing
     /// Codes curl gives for different things before the connection, while the head is read and
     /// while the body is: about the URL or memory; about the reply (a garbage status line or
     /// HTTP/0.9, a header line over curl's 100 KiB, curl's 300 KiB of headers); about the body (a
-    /// decoded bomb outgrowing curl's buffer for a paused consumer, a bad chunk, a reset).
+    /// decoded bomb outgrowing curl's buffer for a paused consumer, a bad chunk, a reset of the
+    /// connection or, over HTTP/2, of the stream).
     @Test(arguments: [
         (CURLE_UNSUPPORTED_PROTOCOL, CurlResponsePhase.connecting, "", RequestError.Code.unsupportedScheme),
         (CURLE_UNSUPPORTED_PROTOCOL, .readingHead, "Received HTTP/0.9 when not allowed", .protocolError),
@@ -80,6 +81,14 @@ import Testing
         (CURLE_RECV_ERROR, .readingHead, "Recv failure: Connection reset by peer", .connectionLost),
         (CURLE_RECV_ERROR, .readingBody, "Illegal or missing hexadecimal sequence in chunked-encoding", .protocolError),
         (CURLE_RECV_ERROR, .readingBody, "Recv failure: Connection reset by peer", .responseTruncated),
+        (CURLE_SEND_ERROR, .readingHead, "Send failure: Connection reset by peer", .connectionLost),
+        (CURLE_SEND_ERROR, .readingBody, "Send failure: Connection reset by peer", .responseTruncated),
+        (CURLE_SEND_ERROR, .readingBody, "Send failure: Broken pipe", .responseTruncated),
+        (CURLE_HTTP2_STREAM, .readingBody, "HTTP/2 stream 1 was not closed cleanly: CANCEL (err 8)", .responseTruncated),
+        (CURLE_HTTP2_STREAM, .readingBody, "HTTP/2 stream 3 was not closed cleanly: INTERNAL_ERROR (err 2)", .responseTruncated),
+        (CURLE_HTTP2_STREAM, .readingBody, "HTTP/2 stream 1 was not closed cleanly: PROTOCOL_ERROR (err 1)", .protocolError),
+        (CURLE_HTTP2_STREAM, .readingBody, "HTTP/2 stream 1 was not closed cleanly: FLOW_CONTROL_ERROR (err 3)", .protocolError),
+        (CURLE_HTTP2_STREAM, .readingHead, "HTTP/2 stream 1 was not closed cleanly: INTERNAL_ERROR (err 2)", .protocolError),
     ])
     func codeSaysWhatTheReplyDidInItsPhase(curl: CURLcode, phase: CurlResponsePhase, text: String, expected: RequestError.Code) {
         let error = RequestError(curlResult: curl, errorBuffer: text, connectLimitApplied: false, phase: phase)

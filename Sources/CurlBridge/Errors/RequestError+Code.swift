@@ -63,11 +63,15 @@ extension RequestError {
         /// of the pinned keys, or its chain leads to none of the pinned certificates. Found right
         /// after the TLS handshake: no byte of the request was sent.
         public static let pinningMismatch = Code(.pinningMismatch)
-        /// The connection failed while sending or receiving, or the server replied with nothing.
+        /// The connection failed while sending or receiving before the response head arrived, or
+        /// the server replied with nothing.
         public static let connectionLost = Code(.connectionLost)
-        /// The server closed the connection before sending the whole body it announced.
+        /// The body stopped short after the head arrived: the connection closed or was reset, or
+        /// (HTTP/2) the server reset the stream, before the whole announced body came. The same
+        /// code over HTTP/1.1 and HTTP/2.
         public static let responseTruncated = Code(.responseTruncated)
-        /// The server's reply violated HTTP (malformed headers, HTTP/2 stream error, bad encoding).
+        /// The server's reply violated HTTP (malformed headers, an HTTP/2 protocol or flow-control
+        /// violation, bad encoding).
         public static let protocolError = Code(.protocolError)
 
         /// More redirects than the configured maximum.

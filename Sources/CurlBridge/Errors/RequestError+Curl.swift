@@ -50,8 +50,12 @@ extension RequestError.Code {
             self = .headersTooLarge
         case CURLE_RECV_ERROR where phase == .readingBody && errorText.contains("chunked-encoding"):
             self = .protocolError  // a bad chunk size or chunk framing
-        case CURLE_RECV_ERROR where phase == .readingBody:
-            self = .responseTruncated  // the head arrived, the connection broke (a reset) mid-body
+        case CURLE_RECV_ERROR where phase == .readingBody, CURLE_SEND_ERROR where phase == .readingBody:
+            // The head arrived, the connection broke (a reset) mid-body: over HTTP/2 curl may
+            // learn it from a send (a WINDOW_UPDATE), over HTTP/1.1 from a receive.
+            self = .responseTruncated
+        case CURLE_HTTP2_STREAM where phase == .readingBody && Self.namesStreamAbort(errorText):
+            self = .responseTruncated  // the server reset the stream mid-body (CANCEL, INTERNAL_ERROR…)
         case CURLE_URL_MALFORMAT:
             self = .invalidURL
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
@@ -96,6 +100,15 @@ extension RequestError.Code {
 }
 
 extension RequestError.Code {
+    /// Whether curl's text for `CURLE_HTTP2_STREAM` names a stream the server reset for a reason
+    /// of its own ("HTTP/2 stream 1 was not closed cleanly: CANCEL (err 8)"), not for a protocol
+    /// violation (`PROTOCOL_ERROR`, `FLOW_CONTROL_ERROR`, `FRAME_SIZE_ERROR`, `COMPRESSION_ERROR`),
+    /// which stays a ``protocolError``.
+    static func namesStreamAbort(_ errorText: String) -> Bool {
+        let violations = ["PROTOCOL_ERROR", "FLOW_CONTROL_ERROR", "FRAME_SIZE_ERROR", "COMPRESSION_ERROR"]
+        return errorText.contains("was not closed cleanly") && !violations.contains { errorText.contains($0) }
+    }
+
     /// The code for a failed certificate verification (`CURLE_PEER_FAILED_VERIFICATION`), from
     /// OpenSSL's verify result (`CURLINFO_SSL_VERIFYRESULT`, an `X509_V_ERR_*` value).
     ///

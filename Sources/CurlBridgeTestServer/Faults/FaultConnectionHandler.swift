@@ -117,12 +117,7 @@ final class FaultConnectionHandler: ChannelInboundHandler {
             case .uncleanTLS:
                 rawClose.close()
             case .reset:
-                let resetOnClose = linger(l_onoff: 1, l_linger: 0)
-                if let options = context.channel as? SocketOptionProvider {
-                    options.setSoLinger(resetOnClose).assumeIsolated().whenComplete { _ in self.rawClose.close() }
-                } else {
-                    rawClose.close()
-                }
+                rawClose.reset()
             }
         }
     }

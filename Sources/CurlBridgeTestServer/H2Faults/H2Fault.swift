@@ -3,8 +3,9 @@
 /// the fault spares get a `200` whose body is the request's method, a space and its path (e.g.
 /// `GET /a`), with `Content-Length`.
 public enum H2Fault: Sendable, Hashable {
-    /// Each stream gets a `200` announcing `content-length: 1000`, 100 bytes of DATA, then
-    /// RST_STREAM with INTERNAL_ERROR.
+    /// Each stream gets a `200` announcing `content-length: 1000`, 100 bytes of DATA and a PING;
+    /// once the client acknowledged the PING (it has read the head), RST_STREAM with
+    /// INTERNAL_ERROR.
     case resetMidBody
 
     /// On the first connection the server waits until `requests` requests have arrived (sent
@@ -40,6 +41,11 @@ public enum H2Fault: Sendable, Hashable {
     /// Each stream gets a `200` announcing 1000 bytes and 100 of them; then the server closes the
     /// connection (TLS close_notify and FIN, no RST_STREAM, no GOAWAY).
     case closeMidBody
+
+    /// Each stream gets a `200` announcing 1000 bytes, 100 of them and a PING; once the client
+    /// acknowledged the PING (it has read the head), the server resets the TCP connection
+    /// (`SO_LINGER` 0: RST, no TLS close_notify, no RST_STREAM, no GOAWAY).
+    case resetConnectionMidBody
 
     /// Each stream gets a `200` head announcing 1000 bytes and then nothing, until the client
     /// gives up.

@@ -10,7 +10,9 @@ extension H2FaultConnection {
         switch fault {
         case .resetMidBody:
             ledger.record(request.record(connection: connection, .faulted))
-            write(Self.partial(stream) + [.resetStream(stream, errorCode: H2ErrorCode.internalError)], context: context)
+            write(Self.partial(stream), thenOnceRead: { context in
+                self.write([.resetStream(stream, errorCode: H2ErrorCode.internalError)], context: context)
+            }, context: context)
         case .goAway(let count, let answered), .goAwayThenCloseMidBody(let count, let answered):
             guard connection == 0 else { return answer(request, context: context) }
             held.append(request)
@@ -43,6 +45,9 @@ extension H2FaultConnection {
             ledger.record(request.record(connection: connection, .faulted))
             write(Self.partial(stream), context: context)
             context.close(promise: nil)
+        case .resetConnectionMidBody:
+            ledger.record(request.record(connection: connection, .faulted))
+            write(Self.partial(stream), thenOnceRead: { _ in self.rawClose.reset() }, context: context)
         case .stallAfterHeaders:
             ledger.record(request.record(connection: connection, .faulted))
             write([Self.head(stream, contentLength: 1000)], context: context)

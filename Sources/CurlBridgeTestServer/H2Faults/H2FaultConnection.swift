@@ -18,6 +18,8 @@ final class H2FaultConnection: ChannelInboundHandler {
     let ledger: H2FaultLedger
     /// This connection's index among the listener's.
     let connection: Int
+    /// Closes the socket beneath TLS, for ``H2Fault/resetConnectionMidBody``.
+    let rawClose: RawSocketClose
 
     private var reader = H2FrameReader()
     /// Request header blocks use HPACK's dynamic table: one decoder for the whole connection,
@@ -31,10 +33,13 @@ final class H2FaultConnection: ChannelInboundHandler {
     private var inProgress: [UInt32: H2FaultRequest] = [:]
     /// Ended requests that a GOAWAY fault holds until enough have arrived.
     var held: [H2FaultRequest] = []
+    /// What to do when the client acknowledges the PING with this payload.
+    private var afterPingAcknowledged: [ByteBuffer: (ChannelHandlerContext) -> Void] = [:]
 
-    init(fault: H2Fault, ledger: H2FaultLedger) {
+    init(fault: H2Fault, ledger: H2FaultLedger, rawClose: RawSocketClose) {
         self.fault = fault
         self.ledger = ledger
+        self.rawClose = rawClose
         self.connection = ledger.acceptConnection()
     }
 
@@ -72,6 +77,8 @@ final class H2FaultConnection: ChannelInboundHandler {
             write([.settings(ack: true)], context: context)
         case H2Frame.Kind.ping where !frame.has(H2Frame.Flag.ack):
             write([.pingAck(frame.payload)], context: context)
+        case H2Frame.Kind.ping:
+            afterPingAcknowledged.removeValue(forKey: frame.payload)?(context)
         case H2Frame.Kind.headers:
             guard let fragment = frame.headerBlockFragment else { throw Violation.malformedFrame }
             openBlock = (frame.streamID, fragment, frame.has(H2Frame.Flag.endStream))
@@ -115,5 +122,15 @@ final class H2FaultConnection: ChannelInboundHandler {
         var buffer = context.channel.allocator.buffer(capacity: 256)
         for frame in frames { buffer.writeH2Frame(frame) }
         context.writeAndFlush(Self.wrapOutboundOut(buffer), promise: nil)
+    }
+
+    /// Writes `frames` and a PING after them, and runs `action` when the client acknowledges the
+    /// PING: by then it has read the frames (curl answers a PING in the same read that hands the
+    /// response head to the transfer), so what `action` does arrives in a later read.
+    func write(_ frames: [H2Frame], thenOnceRead action: @escaping (ChannelHandlerContext) -> Void, context: ChannelHandlerContext) {
+        var payload = ByteBuffer()
+        payload.writeInteger(UInt64(frames.first?.streamID ?? 0))
+        afterPingAcknowledged[payload] = action
+        write(frames + [.ping(payload)], context: context)
     }
 }

@@ -75,8 +75,10 @@ public final class H2FaultServer: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
+                    let rawClose = RawSocketClose()
+                    try pipeline.addHandler(rawClose)
                     try pipeline.addHandler(NIOSSLServerHandler(context: context))
-                    try pipeline.addHandler(H2FaultConnection(fault: fault, ledger: ledger))
+                    try pipeline.addHandler(H2FaultConnection(fault: fault, ledger: ledger, rawClose: rawClose))
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()

@@ -21,6 +21,11 @@ extension H2Frame {
         H2Frame(type: Kind.settings, flags: ack ? Flag.ack : 0, streamID: 0, payload: ByteBuffer())
     }
 
+    /// A PING carrying `payload` (8 bytes), which the peer must echo in its acknowledgement.
+    static func ping(_ payload: ByteBuffer) -> H2Frame {
+        H2Frame(type: Kind.ping, flags: 0, streamID: 0, payload: payload)
+    }
+
     /// A PING acknowledgement echoing `payload`.
     static func pingAck(_ payload: ByteBuffer) -> H2Frame {
         H2Frame(type: Kind.ping, flags: Flag.ack, streamID: 0, payload: payload)
