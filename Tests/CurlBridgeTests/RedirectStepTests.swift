@@ -156,6 +156,10 @@ struct RedirectStepTests {
     func limits() {
         #expect(failureCode(decide(.get(Self.origin), hops: 10)) == .tooManyRedirects)
         #expect(failureCode(decide(.get(Self.origin), hops: 2, policy: RedirectPolicy(maximumHops: 2))) == .tooManyRedirects)
+        // As `curl -L --max-redirs 0`: no redirect allowed is a failure, not the 3xx returned.
+        let none = decide(.get(Self.origin), hops: 0, policy: RedirectPolicy(maximumHops: 0))
+        #expect(failureCode(none) == .tooManyRedirects)
+        if case .fail(let error) = none { #expect(error.message.contains("RedirectPolicy.none")) }
         let visited: Set = ["GET https://api.example.com/next"]
         #expect(failureCode(decide(.get(Self.origin), visited: visited)) == .tooManyRedirects)
         #expect(failureCode(decide(.get(Self.origin), visited: visited, policy: RedirectPolicy(allowsRevisiting: true))) == nil)

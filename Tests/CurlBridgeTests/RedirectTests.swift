@@ -218,6 +218,10 @@ struct RedirectTests {
         #expect(perRequest.status == .ok && perRequest.redirects.count == 3)
         let stoppedHere = try await style.send(Request.get("redirect/3").redirects(.none), through: transport()).get()
         #expect(stoppedHere.status.code == 302)
+        #expect(!RedirectPolicy.none.followsRedirects)
+        // A limit of zero hops is a limit, as in curl: the first redirect fails.
+        let zeroHops = try await style.send(Request.get("redirect/3").redirects(RedirectPolicy(maximumHops: 0)), through: transport())
+        #expect(zeroHops.failure?.code == .tooManyRedirects)
     }
 
     @Test("A client's redirect handler can stop or modify; a request's handler replaces it", arguments: ClientStyle.allCases)

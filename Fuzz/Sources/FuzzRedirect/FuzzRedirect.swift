@@ -48,7 +48,7 @@ public func fuzzRedirect(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     default: { _ in .follow }
     }
     let policy = RedirectPolicy(
-        maximumHops: input.pick([0, 1, 10]),
+        followsRedirects: input.flag(), maximumHops: input.pick([0, 1, 10]),
         crossOriginHeaders: input.pick([.safeListOnly, .allExceptSensitive]),
         allowsDowngradeToPlainHTTP: input.flag(), allowsRevisiting: input.flag(), handler: handler)
     let hopsSoFar = input.number(in: 0...10)
@@ -65,7 +65,7 @@ public func fuzzRedirect(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let isRedirect = [301, 302, 303, 307, 308].contains(status) && fields[.location] != nil
     switch step {
     case .deliver:
-        require(!isRedirect || policy.maximumHops == 0 || handler != nil, "a \(status) to \(location ?? "-") was delivered")
+        require(!isRedirect || !policy.followsRedirects || handler != nil, "a \(status) to \(location ?? "-") was delivered")
     case .fail(let error):
         require(isRedirect, "a \(status) without Location failed: \(error)")
         require(

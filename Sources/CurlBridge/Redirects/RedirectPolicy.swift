@@ -24,8 +24,12 @@ public struct RedirectPolicy: Sendable {
         case allExceptSensitive
     }
 
-    /// The most redirects followed for one request; one more fails with
-    /// ``RequestError/Code/tooManyRedirects``. `0` follows none: a 3xx is returned as the response.
+    /// Whether a redirect is followed at all; `true` by default. `false` returns the 3xx as the
+    /// response (``none``).
+    public var followsRedirects: Bool
+    /// The most redirects followed for one request; a response asking for one more fails with
+    /// ``RequestError/Code/tooManyRedirects``, as `curl -L --max-redirs N` does — so `0` fails on
+    /// the first redirect. To get a 3xx back as the response instead, use ``none``.
     public var maximumHops: Int
     /// Which headers a hop to another origin carries; ``CrossOriginHeaders/safeListOnly`` by default.
     public var crossOriginHeaders: CrossOriginHeaders
@@ -45,12 +49,14 @@ public struct RedirectPolicy: Sendable {
 
     /// Creates a policy; every parameter has the default documented on its property.
     public init(
+        followsRedirects: Bool = true,
         maximumHops: Int = 10,
         crossOriginHeaders: CrossOriginHeaders = .safeListOnly,
         allowsDowngradeToPlainHTTP: Bool = false,
         allowsRevisiting: Bool = false,
         handler: RedirectHandler? = nil
     ) {
+        self.followsRedirects = followsRedirects
         self.maximumHops = maximumHops
         self.crossOriginHeaders = crossOriginHeaders
         self.allowsDowngradeToPlainHTTP = allowsDowngradeToPlainHTTP
@@ -63,7 +69,7 @@ public struct RedirectPolicy: Sendable {
 
     /// Follows no redirect: a 3xx response is returned as it is (like
     /// `willPerformHTTPRedirection` returning `nil`).
-    public static let none = RedirectPolicy(maximumHops: 0)
+    public static let none = RedirectPolicy(followsRedirects: false)
 
     /// The headers a hop to another origin keeps under ``CrossOriginHeaders/safeListOnly``: content
     /// negotiation, caching validators, ranges and the user agent, none of which carries a secret.

@@ -41,14 +41,17 @@ enum RedirectStep {
         _ head: ResponseHead, request: Request, url: String, hopsSoFar: Int, visited: Set<String>,
         policy: RedirectPolicy, defaultHeaders: HTTPFields
     ) -> RedirectStep {
-        guard isRedirect(head.status.code), policy.maximumHops > 0,
+        guard isRedirect(head.status.code), policy.followsRedirects,
             let location = head.headerFields[.location]
         else { return .deliver }
         let failure = { (code: RequestError.Code, message: String) in
             RedirectStep.fail(RequestError(code, message, method: request.method, url: url))
         }
         guard hopsSoFar < policy.maximumHops else {
-            return failure(.tooManyRedirects, "more than \(policy.maximumHops) redirects; the last pointed to \(location)")
+            let limit = policy.maximumHops == 0
+                ? "the policy allows no redirect (RedirectPolicy.none returns the 3xx instead)"
+                : "more than \(policy.maximumHops) redirects"
+            return failure(.tooManyRedirects, "\(limit); the last pointed to \(location)")
         }
         guard let current = URL(string: url), let target = current.resolvingLocation(location) else {
             return failure(.protocolError, "the \(head.status.code) redirect's Location \(location.debugDescription) is not a URL")

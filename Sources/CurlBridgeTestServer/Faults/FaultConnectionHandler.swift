@@ -1,7 +1,4 @@
 import NIOCore
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// One connection of ``FaultServer``: reads each request, notes it in the ledger, and plays its
 /// fault's script with exactly the bytes and closes the script names.

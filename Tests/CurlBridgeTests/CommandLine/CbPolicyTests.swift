@@ -39,6 +39,8 @@ import Testing
 
         let limited = try await cb.run(["get", "-L", "--max-redirs", "2", "\(server.httpURL)redirect/3"])
         #expect(limited.status == 47, "\(limited)")
+        let none = try await cb.run(["get", "-L", "--max-redirs", "0", "\(server.httpURL)redirect/3"])
+        #expect(none.status == 47, "as curl -L --max-redirs 0: \(none)")
     }
 
     @Test func trustAndPinsDecideTheTLSConnection() async throws {
