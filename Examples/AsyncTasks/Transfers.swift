@@ -14,7 +14,7 @@ func demonstrateTransfers(_ client: AsyncClient) async {
         do {
             _ = try await client.download(
                 .get("resource/20000000?cut=8000000"), to: destination,
-                options: DownloadOptions(createsIntermediateDirectories: true))
+                options: DownloadOptions(createsIntermediateDirectories: true, keepsPartialFileForResume: true))
         } catch {
             print("download interrupted: \(error.code), \(error.resumeData?.bytesOnDisk ?? 0) bytes kept for resume")
             resumeData = error.resumeData

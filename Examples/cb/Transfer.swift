@@ -72,7 +72,8 @@ struct Transfer: Sendable {
         do throws(RequestError) {
             let file = try await context.client.download(
                 request, to: destination, resumingFrom: resumeData,
-                options: DownloadOptions(createsIntermediateDirectories: createsDirectories), progress: progress)
+                options: DownloadOptions(createsIntermediateDirectories: createsDirectories, keepsPartialFileForResume: true),
+                progress: progress)
             context.bar?.complete(index)
             resumeFile.remove()
             if isVerbose {

@@ -9,6 +9,7 @@ import Testing
     /// The server sends this many bytes of the resource, then stalls until the client gives up.
     static let sentBeforeStall = 300_000
     static let resourceLength = 1_000_000
+    static let resumable = DownloadOptions(keepsPartialFileForResume: true)
 
     @Test(arguments: ClientStyle.allCases)
     func cancellingProducesResumeDataAndResumingCompletesTheFile(style: ClientStyle) async throws {
@@ -47,8 +48,29 @@ import Testing
         #expect(resumeData == .some(nil))
     }
 
+    /// A callback download cancelled without asking for resume data, and with the default
+    /// options, leaves nothing behind.
+    @Test func aPlainCancelOfACallbackDownloadLeavesNothingBehind() async throws {
+        let transport = Fixture.transport(try await Fixture.server())
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let stalled = Stalled(at: Int64(Self.sentBeforeStall))
+        let (outcomes, delivery) = AsyncStream<Result<DownloadResponse, RequestError>>.makeStream()
+        let task = CallbackClient(transport: transport).download(
+            .get("resource/\(Self.resourceLength)?stall-after=\(Self.sentBeforeStall)"), to: scratch.file("gone.bin"),
+            progress: stalled.observe
+        ) { delivery.yield($0) }
+        await stalled.reached()
+        task.cancel()
+        let error = await outcomes.first { _ in true }?.failure
+        #expect(error?.code == .cancelled)
+        #expect(error?.resumeData == nil)
+        #expect(scratch.contents.isEmpty)
+    }
+
     /// Starts a download in `style`, cancels it once all bytes before the stall arrived, and
-    /// returns its error (with the resume data a callback task's `cancel(producingResumeData:)` gave).
+    /// returns its error: the blocking and async downloads ask for resume data in their options,
+    /// the callback one with `cancel(producingResumeData:)` alone.
     private func cancelledDownload(
         _ style: ClientStyle, _ request: Request, to destination: URL, stalled: Stalled, through transport: Transport
     ) async -> RequestError? {
@@ -58,7 +80,8 @@ import Testing
             let canceller = TransferCanceller()
             async let outcome = onWorkerThread {
                 Result { () throws(RequestError) in
-                    try client.download(request, to: destination, cancellation: canceller, progress: stalled.observe)
+                    try client.download(
+                        request, to: destination, options: Self.resumable, cancellation: canceller, progress: stalled.observe)
                 }
             }
             await stalled.reached()
@@ -67,7 +90,7 @@ import Testing
         case .async:
             let client = AsyncClient(transport: transport)
             let task = Task { () async throws(RequestError) -> DownloadResponse in
-                try await client.download(request, to: destination, progress: stalled.observe)
+                try await client.download(request, to: destination, options: Self.resumable, progress: stalled.observe)
             }
             await stalled.reached()
             task.cancel()

@@ -5,6 +5,44 @@ import Testing
 
 /// Failed and cancelled downloads keep their bytes and resume to a byte-identical file.
 @Suite(.hangGuard) struct ResumeTests {
+    static let resumable = DownloadOptions(keepsPartialFileForResume: true)
+
+    @Test(arguments: ClientStyle.allCases)
+    func byDefaultAFailedDownloadLeavesNothingBehind(style: ClientStyle) async throws {
+        let transport = Fixture.transport(try await Fixture.server())
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let error = await style.download(.get("resource/400000?cut=100000"), to: scratch.file("x.bin"), through: transport).failure
+        #expect(error?.code == .responseTruncated)
+        #expect(error?.resumeData == nil)
+        #expect(scratch.contents.isEmpty, "no partial file is left for nobody to resume")
+    }
+
+    /// Resuming asks for resume data: a resumed download that fails again keeps its bytes,
+    /// whatever its options say.
+    @Test(arguments: ClientStyle.allCases)
+    func aResumedDownloadThatFailsAgainKeepsItsBytes(style: ClientStyle) async throws {
+        let transport = Fixture.transport(try await Fixture.server())
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let destination = scratch.file("twice.bin")
+        let first = await style.download(
+            .get("resource/1000000?cut=200000"), to: destination, options: Self.resumable, through: transport
+        ).failure
+        let firstResumeData = try #require(first?.resumeData)
+        let second = await style.download(
+            .get("resource/1000000?cut=500000"), to: destination, resumingFrom: firstResumeData, through: transport
+        ).failure
+        let secondResumeData = try #require(second?.resumeData, "\(String(describing: second))")
+        #expect(secondResumeData.bytesOnDisk == 700_000)  // the cut counts from the range's first byte
+        let done = try await style.download(
+            .get("resource/1000000"), to: destination, resumingFrom: secondResumeData, through: transport
+        ).get()
+        #expect(done.resumedFromOffset == 700_000)
+        expectSameBytes(try Data(contentsOf: destination), resourceBytes(count: 1_000_000))
+        #expect(scratch.contents == ["twice.bin"])
+    }
+
     @Test(arguments: ClientStyle.allCases, [false, true])
     func truncatedDownloadResumesToAByteIdenticalFile(style: ClientStyle, tls: Bool) async throws {
         let transport = Fixture.transport(try await Fixture.server(), tls: tls)
@@ -12,7 +50,8 @@ import Testing
         defer { scratch.remove() }
         let destination = scratch.file("big.bin")
         try Data("mine".utf8).write(to: destination)
-        let failed = await style.download(.get("resource/2000000?cut=700000"), to: destination, through: transport)
+        let failed = await style.download(
+            .get("resource/2000000?cut=700000"), to: destination, options: Self.resumable, through: transport)
         let error = try #require(failed.failure)
         #expect(error.code == .responseTruncated, "\(error)")  // over HTTP/1.1 and HTTP/2 alike
         let resumeData = try #require(error.resumeData)
@@ -45,7 +84,9 @@ import Testing
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let destination = scratch.file("changing.bin")
-        let error = await style.download(.get("resource/1000000?cut=300000"), to: destination, through: transport).failure
+        let error = await style.download(
+            .get("resource/1000000?cut=300000"), to: destination, options: Self.resumable, through: transport
+        ).failure
         let resumeData = try #require(error?.resumeData)
         // The server now has version 2: its ETag differs, so If-Range gets the whole new resource.
         let restarted = try await style.download(
@@ -63,7 +104,9 @@ import Testing
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let destination = scratch.file("dated.bin")
-        let error = await style.download(.get("resource/400000?weak-etag=1&cut=100000"), to: destination, through: transport).failure
+        let error = await style.download(
+            .get("resource/400000?weak-etag=1&cut=100000"), to: destination, options: Self.resumable, through: transport
+        ).failure
         let resumeData = try #require(error?.resumeData)
         guard case .lastModified = resumeData.validator else {
             Issue.record("a weak ETag must not be used as a validator: \(resumeData.validator)")
@@ -82,7 +125,8 @@ import Testing
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let error = await style.download(
-            .get("resource/400000?no-validators=1&cut=100000"), to: scratch.file("x.bin"), through: transport
+            .get("resource/400000?no-validators=1&cut=100000"), to: scratch.file("x.bin"), options: Self.resumable,
+            through: transport
         ).failure
         #expect(error != nil)
         #expect(error?.resumeData == nil)

@@ -40,7 +40,7 @@ extension CallbackClient {
             }
             let events = operation.events(progress: progress.map { ProgressDelivery($0, on: queue).handler }) { outcome in
                 DispatchQueue.global().async {
-                    let result = operation.finish(outcome)
+                    let result = operation.finish(outcome, resumeDataAsked: task.asksForResumeData)
                     queue.async { task.deliver(result, to: completion) }
                 }
             }

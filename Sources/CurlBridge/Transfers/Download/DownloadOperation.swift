@@ -12,6 +12,9 @@ final class DownloadOperation: BodySink, Sendable {
     /// Where the file goes.
     let destination: URL
     private let options: DownloadOptions
+    /// Whether this download continues the partial file of resume data: then a failure keeps it
+    /// again, whatever the options say.
+    private let continuesPartialFile: Bool
     private let state: PosixLock<State>
 
     /// What the body does with the bytes of the current response.
@@ -41,10 +44,11 @@ final class DownloadOperation: BodySink, Sendable {
     /// The most of an error body kept for the error's response.
     private static let errorBodyLimit = 64 << 10
 
-    private init(request: Request, destination: URL, options: DownloadOptions, state: State) {
+    private init(request: Request, destination: URL, options: DownloadOptions, continuesPartialFile: Bool = false, state: State) {
         self.request = request
         self.destination = destination
         self.options = options
+        self.continuesPartialFile = continuesPartialFile
         self.state = PosixLock(state)
     }
 
@@ -63,7 +67,7 @@ final class DownloadOperation: BodySink, Sendable {
                     .header("Range", "bytes=\(resumeData.bytesOnDisk)-")
                     .header("If-Range", resumeData.validator.headerValue)
                 return .success(DownloadOperation(
-                    request: resumed, destination: destination, options: options,
+                    request: resumed, destination: destination, options: options, continuesPartialFile: true,
                     state: State(
                         file: file, resumedFrom: resumeData.bytesOnDisk, written: resumeData.bytesOnDisk,
                         hasher: hasher, validator: resumeData.validator, expectedLength: resumeData.expectedLength)))
@@ -215,21 +219,25 @@ final class DownloadOperation: BodySink, Sendable {
     // MARK: Off the transport's queue
 
     /// Verifies, flushes and moves the file into place on success; otherwise keeps the partial
-    /// file for resume data when it can be resumed, and deletes it when not. Blocking file work:
-    /// never call it on the transport's queue.
-    func finish(_ outcome: Result<Response, RequestError>) -> Result<DownloadResponse, RequestError> {
+    /// file for resume data when it can be resumed and resume data was asked for — by the options,
+    /// by the caller when `resumeDataAsked`, or by resuming — and deletes it when not. Blocking
+    /// file work: never call it on the transport's queue.
+    func finish(_ outcome: Result<Response, RequestError>, resumeDataAsked: Bool = false) -> Result<DownloadResponse, RequestError> {
         state.withLock { state in
-            let result = conclude(outcome, &state)
+            let result = conclude(
+                outcome, keepsPartialFile: resumeDataAsked || options.keepsPartialFileForResume || continuesPartialFile, &state)
             if case .failure(let error) = result, error.resumeData == nil { state.file.discard() }
             return result.mapError { $0.attributed(to: request.method, url: request.url) }
         }
     }
 
-    private func conclude(_ outcome: Result<Response, RequestError>, _ state: inout State) -> Result<DownloadResponse, RequestError> {
+    private func conclude(
+        _ outcome: Result<Response, RequestError>, keepsPartialFile: Bool, _ state: inout State
+    ) -> Result<DownloadResponse, RequestError> {
         let response: Response
         switch outcome {
         case .failure(let error):
-            return .failure(error.resumable(with: resumeData(after: error.code, &state)))
+            return .failure(error.resumable(with: resumeData(after: error.code, asked: keepsPartialFile, &state)))
         case .success(let received):
             response = received
         }
@@ -241,7 +249,7 @@ final class DownloadOperation: BodySink, Sendable {
                 url: response.url, response: errorResponse)
             // A failing resume attempt (say a 503) leaves the partial bytes valid; a 416 does not.
             let keepsPartial = state.resumedFrom > 0 && response.status.code != 416
-            return .failure(error.resumable(with: keepsPartial ? resumeData(after: error.code, &state) : nil))
+            return .failure(error.resumable(with: resumeData(after: error.code, asked: keepsPartial && keepsPartialFile, &state)))
         }
         // A 206 that stops short of the end, or a body that does not add up: never a complete file.
         // (With a content encoding, the announced length counts encoded bytes, not the file's.)
@@ -249,7 +257,7 @@ final class DownloadOperation: BodySink, Sendable {
             response.requestMethod != .head {
             let error = RequestError(
                 .responseTruncated, "the download has \(state.written) of the resource's \(expected) bytes", url: response.url)
-            return .failure(error.resumable(with: resumeData(after: error.code, &state)))
+            return .failure(error.resumable(with: resumeData(after: error.code, asked: keepsPartialFile, &state)))
         }
         let digest = state.hasher?.finalize()
         if let expected = options.expectedSHA256, digest != expected.lowercased() {
@@ -269,10 +277,10 @@ final class DownloadOperation: BodySink, Sendable {
     }
 
     /// Resume data for the partial file after a failure, closing (and keeping) the file; `nil`
-    /// when the download cannot be resumed.
-    private func resumeData(after code: RequestError.Code, _ state: inout State) -> ResumeData? {
+    /// when it was not `asked` for or the download cannot be resumed.
+    private func resumeData(after code: RequestError.Code, asked: Bool, _ state: inout State) -> ResumeData? {
         let resumableFailure = ![.fileIO, .integrityMismatch, .bodyTooLarge, .destinationExists].contains(code)
-        guard options.keepsPartialFileForResume, resumableFailure, state.written > 0,
+        guard asked, resumableFailure, state.written > 0,
             let validator = state.validator, !state.isContentEncoded
         else { return nil }
         state.file.closeDescriptor()

@@ -19,9 +19,15 @@ public struct DownloadOptions: Sendable, Hashable {
     /// ``RequestError/Code/unacceptableStatus`` (the error's response carries the first 64 KiB of
     /// the error body) and writes nothing to the destination.
     public var acceptableStatusCodes: Range<Int>
-    /// Whether a failed or cancelled download keeps its partial file for ``ResumeData``; `true` by
-    /// default. The partial file is kept only when the server named a validator (a strong `ETag`
-    /// or `Last-Modified`) and did not content-encode the body.
+    /// Whether a failed or cancelled download keeps its partial file and gives ``ResumeData`` in
+    /// its error; `false` by default, so a failure leaves no file behind that nobody resumes.
+    ///
+    /// Ask for it when you will resume, and resume or ``ResumeData/discard()`` what you get: the
+    /// partial file stays until then. It is kept only when the server named a validator (a strong
+    /// `ETag` or `Last-Modified`) and did not content-encode the body. Two downloads keep it
+    /// whatever this says, since their caller asked for resume data: one that resumes from
+    /// ``ResumeData`` and fails again, and a callback download cancelled with
+    /// ``DownloadTask/cancel(producingResumeData:)``.
     public var keepsPartialFileForResume: Bool
 
     /// Creates options; every parameter has the default documented on its property.
@@ -31,7 +37,7 @@ public struct DownloadOptions: Sendable, Hashable {
         maximumSize: Int64? = nil,
         expectedSHA256: String? = nil,
         acceptableStatusCodes: Range<Int> = 200..<300,
-        keepsPartialFileForResume: Bool = true
+        keepsPartialFileForResume: Bool = false
     ) {
         self.replacesExistingFile = replacesExistingFile
         self.createsIntermediateDirectories = createsIntermediateDirectories

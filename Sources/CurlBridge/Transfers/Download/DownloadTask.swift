@@ -12,6 +12,12 @@ public final class DownloadTask: Sendable {
         var isDelivered = false
     }
 
+    /// Whether ``cancel(producingResumeData:)`` was called: the partial file is then kept for the
+    /// resume data, whatever the download's options say.
+    var asksForResumeData: Bool {
+        state.withLock { !$0.resumeDataHandlers.isEmpty }
+    }
+
     init(queue: DispatchQueue) {
         self.queue = queue
     }
