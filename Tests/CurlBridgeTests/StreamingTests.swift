@@ -164,6 +164,17 @@ import Testing
         try await transport.waitUntilIdle()
     }
 
+    @Test func aCallbackStreamNeedsNoResponseHandler() async throws {
+        let transport = Fixture.transport(try await Fixture.server())
+        let received = Mutex(Data())
+        let (ended, end) = AsyncStream<Result<Response, RequestError>>.makeStream()
+        CallbackClient(transport: transport).stream(
+            .get("bytes/1000"), onData: { chunk in received.withLock { $0.append(chunk) } }, onComplete: { end.yield($0) })
+        let outcome = await ended.first { _ in true }
+        #expect(try outcome?.get().status == .ok)
+        expectSameBytes(received.withLock { $0 }, TestServer.patternBody(0..<1000))
+    }
+
     @Test func finishedCallbackStreamIsReleased() async throws {
         let transport = Fixture.transport(try await Fixture.server())
         let (ended, end) = AsyncStream<Void>.makeStream()

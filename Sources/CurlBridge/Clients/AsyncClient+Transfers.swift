@@ -25,7 +25,7 @@ extension AsyncClient {
     ///   - options: Replacing, directories, size limit, digest, acceptable statuses.
     ///   - progress: Called on a serial queue of its own; the final report before this returns.
     /// - Throws: ``RequestError``.
-    public nonisolated func download(
+    public func download(
         _ request: Request, to destination: URL, resumingFrom resumeData: ResumeData? = nil,
         options: DownloadOptions = DownloadOptions(), progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(RequestError) -> DownloadResponse {
@@ -60,7 +60,7 @@ extension AsyncClient {
     ///   - contentType: `application/octet-stream` by default.
     ///   - progress: Called on a serial queue of its own; the final report before this returns.
     /// - Throws: ``RequestError``; ``RequestError/Code/fileIO`` when the file cannot be read.
-    public nonisolated func upload(
+    public func upload(
         _ request: Request, fromFile file: URL, contentType: String? = "application/octet-stream",
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(RequestError) -> Response {
@@ -79,7 +79,7 @@ extension AsyncClient {
     ///   - bufferLimits: How much of the body may wait unread before the transfer pauses.
     ///   - progress: Called on a serial queue of its own.
     /// - Throws: ``RequestError`` when the request fails before its head arrived.
-    public nonisolated func stream(
+    public func stream(
         _ request: Request, bufferLimits: BufferLimits = BufferLimits(),
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(RequestError) -> StreamingResponse {

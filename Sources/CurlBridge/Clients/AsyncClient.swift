@@ -8,9 +8,9 @@
 /// let client = AsyncClient(transport: transport)
 /// let response = try await client.send(.post("users").json(newUser))
 /// ```
-public actor AsyncClient {
+public final class AsyncClient: Sendable {
     /// The transport requests go through.
-    public nonisolated let transport: Transport
+    public let transport: Transport
 
     /// Creates a client.
     ///
@@ -28,7 +28,7 @@ public actor AsyncClient {
     ///   - progress: Called with upload and download progress (see ``TransferProgress``) on a
     ///     serial queue of its own, the final report before this returns; `nil` by default.
     /// - Throws: ``RequestError``, including ``RequestError/Code/cancelled`` when the task is cancelled.
-    public nonisolated func send(
+    public func send(
         _ request: Request, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(RequestError) -> Response {
         let delivery = progress.map { ProgressDelivery($0) }
@@ -43,7 +43,7 @@ public actor AsyncClient {
 
     /// Starts `request` with the events `makeEvents` builds around a completion, and suspends until
     /// that completion runs. Cancelling the task cancels the transfer.
-    nonisolated func perform<Value: Sendable>(
+    func perform<Value: Sendable>(
         _ request: Request,
         events makeEvents: (@escaping @Sendable (Result<Value, RequestError>) -> Void) -> TransferEvents
     ) async -> Result<Value, RequestError> {

@@ -121,7 +121,7 @@ public final class BlockingClient: Sendable {
 /// ``BlockingClient/download(_:to:resumingFrom:options:cancellation:progress:)`` or
 /// ``BlockingClient/upload(_:fromFile:contentType:cancellation:progress:)`` and call ``cancel()``
 /// while it waits. The call throws ``RequestError/Code/cancelled``; a cancelled download's error
-/// carries ``RequestError/resumeData`` when it can be resumed.
+/// carries ``RequestError/resumeData`` when its options ask for it and it can be resumed.
 public final class TransferCanceller: Sendable {
     let link = CancellationLink()
 

@@ -74,7 +74,7 @@ extension CallbackClient {
     /// (`didReceiveResponse`, `didReceiveData`, `didCompleteWithError`), the play-while-downloading case.
     ///
     /// All three handlers run on `queue`, in order: `onResponse` once (unless the request fails
-    /// first), `onData` for each chunk, then `onComplete` exactly once (its response's body is
+    /// first; `nil`, the default, when the head is of no interest), `onData` for each chunk, then `onComplete` exactly once (its response's body is
     /// empty: the body went through `onData`). At most ``BufferLimits/highWatermark`` bytes wait
     /// for `onData`; beyond that the transfer pauses until the queue catches up, and while the
     /// task is paused with ``StreamTask/pause()``.
@@ -84,7 +84,7 @@ extension CallbackClient {
     public func stream(
         _ request: Request, bufferLimits: BufferLimits = BufferLimits(), queue: DispatchQueue? = nil,
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
-        onResponse: @escaping @Sendable (ResponseHead) -> Void,
+        onResponse: (@Sendable (ResponseHead) -> Void)? = nil,
         onData: @escaping @Sendable (Data) -> Void,
         onComplete: @escaping @Sendable (Result<Response, RequestError>) -> Void
     ) -> StreamTask {

@@ -5,7 +5,7 @@ import Foundation
 public final class StreamTask: Sendable {
     /// The caller's handlers.
     struct Handlers: Sendable {
-        let onResponse: @Sendable (ResponseHead) -> Void
+        let onResponse: (@Sendable (ResponseHead) -> Void)?
         let onData: @Sendable (Data) -> Void
         let onComplete: @Sendable (Result<Response, RequestError>) -> Void
     }
@@ -82,7 +82,7 @@ public final class StreamTask: Sendable {
             guard let (item, isCancelled) = next else { break }
             switch item {
             case .head(let head):
-                if !isCancelled { handlers.onResponse(head) }
+                if !isCancelled { handlers.onResponse?(head) }
             case .chunk(let data):
                 if !isCancelled { handlers.onData(data) }
             case .end(let result):
