@@ -129,4 +129,58 @@ import Testing
             #expect(again.metrics.reusedConnection)
         }
     }
+
+    // MARK: A request's own pins, and every host a redirect reaches
+
+    @Test(arguments: ClientStyle.allCases)
+    func aRequestsOwnPinsReplaceTheConfigurations(style: ClientStyle) async throws {
+        try await TLSFixture.withListener(.trusted) { listener in
+            let right = try Pinning.publicKeys([TestServer.serverPublicKeyPin])
+            let wrong = try Pinning.publicKeys([Self.otherKeyPin])
+            let pinnedWrong = try TLSFixture.transport(listener, tls: TLSFixture.trustingTestCA(pinning: wrong))
+            #expect(try await style.send(Request.get("echo").pinning(right), through: pinnedWrong).get().status == .ok)
+            #expect(await style.send(.get("echo"), through: pinnedWrong).failure?.code == .pinningMismatch)
+
+            let unpinned = try TLSFixture.transport(listener, tls: TLSFixture.trustingTestCA(pinning: right, for: "other.example"))
+            let bytesBefore = listener.applicationBytesReceived
+            let error = await style.send(Request.post("echo").body("secret").pinning(wrong), through: unpinned).failure
+            #expect(error?.code == .pinningMismatch)
+            #expect(listener.applicationBytesReceived == bytesBefore)  // not one byte of this request
+        }
+    }
+
+    /// A connection opened without pins is never lent to a request whose pins it did not meet:
+    /// curl counts the pinned key among what a reused connection must match.
+    @Test(arguments: ClientStyle.allCases)
+    func aWarmUnpinnedConnectionDoesNotCarryAPinnedRequest(style: ClientStyle) async throws {
+        let server = try await Fixture.server()
+        let transport = Fixture.transport(server, tls: true)
+        #expect(try await style.send(.get("echo"), through: transport).get().status == .ok)
+        let wrong = try Pinning.publicKeys([Self.otherKeyPin])
+        #expect(await style.send(Request.get("echo").pinning(wrong), through: transport).failure?.code == .pinningMismatch)
+        #expect(try await style.send(.get("echo"), through: transport).get().status == .ok)
+    }
+
+    /// A redirect from 127.0.0.1 to localhost (the same server under another name): `*` pins
+    /// the host the redirect reaches, and a request's own pins reach it too.
+    @Test(arguments: ClientStyle.allCases)
+    func everyHostARedirectReachesCanBePinned(style: ClientStyle) async throws {
+        let server = try await Fixture.server()
+        let right = try Pinning.publicKeys([TestServer.serverPublicKeyPin])
+        let wrong = try Pinning.publicKeys([Self.otherKeyPin])
+        let toLocalhost = Request.get("redirect-to?url=https://localhost:\(server.httpsPort)/echo")
+
+        let starWrong = Fixture.transport(server, tls: true) {
+            $0.tls.pins = ["127.0.0.1": right, "*": wrong]
+        }
+        #expect(try await style.send(.get("echo"), through: starWrong).get().status == .ok)
+        let stopped = await style.send(toLocalhost, through: starWrong).failure
+        #expect(stopped?.code == .pinningMismatch)
+        #expect(stopped?.url?.contains("localhost") == true, "\(String(describing: stopped))")
+        #expect(try await style.send(toLocalhost.pinning(right), through: starWrong).get().redirects.count == 1)
+
+        let starRight = Fixture.transport(server, tls: true) { $0.tls.pins = ["*": right] }
+        #expect(try await style.send(toLocalhost, through: starRight).get().redirects.count == 1)
+        #expect(await style.send(toLocalhost.pinning(wrong), through: starRight).failure?.code == .pinningMismatch)
+    }
 }

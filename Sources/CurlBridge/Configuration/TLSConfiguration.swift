@@ -24,7 +24,9 @@ public struct TLSConfiguration: Sendable, Hashable {
     ///
     /// Keys are host names as in the URL (ASCII; an internationalized name in its `xn--` form),
     /// compared case-insensitively, or `*.example.com` for every host under `example.com` (not
-    /// `example.com` itself). An exact name wins over a wildcard, a longer wildcard over a shorter.
+    /// `example.com` itself), or `*` for every host no other key matches — every host a redirect
+    /// may reach. An exact name wins over a wildcard, a longer wildcard over a shorter, any of
+    /// them over `*`. One request can carry pins of its own with ``Request/pinning(_:)``.
     /// IP addresses are written as in the URL without brackets (`127.0.0.1`, `::1`). `localhost`
     /// and `127.0.0.1` are different hosts.
     public var pins: [String: Pinning]

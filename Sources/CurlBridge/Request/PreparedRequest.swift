@@ -36,6 +36,8 @@ final class PreparedRequest: Sendable {
     let authentication: CurlAuthentication?
     /// How its transfer logs curl's verbose output; `nil` unless its logger is at `trace` level.
     let trace: CurlTrace?
+    /// The request's own pinning (``Request/pinning``), which replaces the configuration's pins.
+    let pinning: Pinning?
 
     /// Creates a prepared request from its parts (``Request/prepared(with:)`` checks them).
     init(
@@ -52,7 +54,8 @@ final class PreparedRequest: Sendable {
         accept: String?,
         usesCookieJar: Bool,
         authentication: CurlAuthentication?,
-        trace: CurlTrace?
+        trace: CurlTrace?,
+        pinning: Pinning? = nil
     ) {
         self.method = method
         self.url = url
@@ -68,6 +71,7 @@ final class PreparedRequest: Sendable {
         self.usesCookieJar = usesCookieJar
         self.authentication = authentication
         self.trace = trace
+        self.pinning = pinning
     }
 
     /// Whether the body is a multipart form.
@@ -164,7 +168,8 @@ extension Request {
             authentication: authentication.challenge,
             trace: curlTrace(
                 url: resolvedURL, headerLines: authentication.headerLines, challenge: authentication.challenge,
-                defaults: defaults.logging)
+                defaults: defaults.logging),
+            pinning: pinning
         ))
     }
 

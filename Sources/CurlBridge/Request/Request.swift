@@ -94,6 +94,13 @@ public struct Request: Sendable {
         get { storage.value.allowsCredentialsOverPlainHTTP }
         _modify { yield &storage.value.allowsCredentialsOverPlainHTTP }
     }
+    /// This request's own pinning, applied to every host it reaches, redirects included, in place
+    /// of the configuration's ``TLSConfiguration/pins``; `nil` (the default) uses those. See
+    /// ``pinning(_:)``.
+    public var pinning: Pinning? {
+        get { storage.value.pinning }
+        _modify { yield &storage.value.pinning }
+    }
     var problem: RequestError? {
         get { storage.value.problem }
         _modify { yield &storage.value.problem }
@@ -144,6 +151,7 @@ public struct Request: Sendable {
         var omitsDefaultHeaders: Bool = false
         var credential: Credential?
         var allowsCredentialsOverPlainHTTP = false
+        var pinning: Pinning?
         var problem: RequestError?
         var usesCookieJar: Bool = true
         var retryPolicy: RetryPolicy?

@@ -32,6 +32,8 @@ struct CurlTLSOptions: Sendable {
     private let exactHosts: [String: HostPolicy]
     /// Pinned domains (`*.example.com` as `example.com`), lowercased.
     private let domains: [String: HostPolicy]
+    /// The pins of `*`: every host neither named nor under a pinned domain.
+    private let anyHost: HostPolicy?
     /// `CURLOPT_SSLVERSION`.
     private let minimumVersion: Int
     /// The client certificate, its type, key and passphrase.
@@ -57,10 +59,13 @@ struct CurlTLSOptions: Sendable {
             verifiesPeer: !tls.disablesCertificateVerification, pinnedPublicKeys: nil, pinsCertificates: false)
         var exactHosts: [String: HostPolicy] = [:]
         var domains: [String: HostPolicy] = [:]
+        var anyHost: HostPolicy?
         for (pattern, pinning) in tls.pins {
             let policy = Self.policy(pinning, unpinned: unpinned)
             let name = Self.normalized(pattern)
-            if name.hasPrefix("*.") {
+            if name == "*" {
+                anyHost = policy
+            } else if name.hasPrefix("*.") {
                 domains[Self.canonical(String(name.dropFirst(2)))] = policy
             } else {
                 exactHosts[Self.canonical(name)] = policy
@@ -68,6 +73,7 @@ struct CurlTLSOptions: Sendable {
         }
         self.exactHosts = exactHosts
         self.domains = domains
+        self.anyHost = anyHost
         minimumVersion = tls.minimumVersion.curlValue
         if let identity = tls.clientIdentity {
             clientCertificate = (CurlBlob(identity.certificate), identity.format.rawValue)
@@ -114,17 +120,16 @@ struct CurlTLSOptions: Sendable {
     }
 
     /// The policy for requests to `host`: its own pins, else the longest pinned domain it is
-    /// under, else none.
+    /// under, else the pins of `*`, else none.
     func policy(forHost host: String) -> HostPolicy {
         let name = Self.normalized(host)
         if let policy = exactHosts[name] { return policy }
-        guard !domains.isEmpty else { return unpinned }
         var rest = Substring(name)
-        while let dot = rest.firstIndex(of: ".") {
+        while !domains.isEmpty, let dot = rest.firstIndex(of: ".") {
             rest = rest[rest.index(after: dot)...]
             if let policy = domains[String(rest)] { return policy }
         }
-        return unpinned
+        return anyHost ?? unpinned
     }
 
     /// Applies these options to `easy`, for a request to `url`.
@@ -132,8 +137,14 @@ struct CurlTLSOptions: Sendable {
     /// - Returns: The host policy in force, for telling TLS failures apart afterwards.
     /// - Throws: ``RequestError`` if curl refuses an option, or if pins are configured and curl
     ///   cannot find the host in `url`.
-    func apply(to easy: CurlEasyHandle, url: String) throws(RequestError) -> HostPolicy {
-        let policy = exactHosts.isEmpty && domains.isEmpty ? unpinned : self.policy(forHost: try Self.host(of: url))
+    func apply(to easy: CurlEasyHandle, url: String, pinning: Pinning?) throws(RequestError) -> HostPolicy {
+        let policy = if let pinning {
+            Self.policy(pinning, unpinned: unpinned)
+        } else if exactHosts.isEmpty && domains.isEmpty && anyHost == nil {
+            unpinned
+        } else {
+            self.policy(forHost: try Self.host(of: url))
+        }
         try easy.set(CURLOPT_SSLVERSION, minimumVersion)
         if let trusted = policy.trustedCertificates {
             try easy.set(CURLOPT_CAINFO_BLOB, retaining: trusted)

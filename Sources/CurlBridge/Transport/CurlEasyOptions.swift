@@ -32,10 +32,11 @@ struct CurlEasyOptions: Sendable {
         reusesHandles = configuration.reusesEasyHandles
     }
 
-    /// Applies these options, and the safe defaults every transfer gets, to `easy`.
+    /// Applies these options, and the safe defaults every transfer gets, to `easy`; `pinning` is the
+    /// request's own, which replaces the configuration's pins.
     ///
     /// - Returns: The TLS policy in force for the request's host.
-    func apply(to easy: CurlEasyHandle, url: String) throws(RequestError) -> CurlTLSOptions.HostPolicy {
+    func apply(to easy: CurlEasyHandle, url: String, pinning: Pinning?) throws(RequestError) -> CurlTLSOptions.HostPolicy {
         try easy.set(CURLOPT_NOSIGNAL, 1)
         try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
         // Redirects are followed above curl (RequestStateMachine), never by curl itself, so curl's
@@ -51,6 +52,6 @@ struct CurlEasyOptions: Sendable {
         }
         try easy.set(CURLOPT_BUFFERSIZE, receiveBufferSize)
         try connection.apply(to: easy)
-        return try tls.apply(to: easy, url: url)
+        return try tls.apply(to: easy, url: url, pinning: pinning)
     }
 }

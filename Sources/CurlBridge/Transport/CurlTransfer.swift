@@ -87,7 +87,7 @@ final class CurlTransfer {
         idleClock = request.idleTimeoutNanoseconds.map { IdleClock(limit: $0, now: MonotonicClock.now) }
         leavesHandleReusable = !request.headerLines.contains { $0.isCurlHeaderLine(named: "host") }
         self.bodyReader = try RequestBodyReader(request.body)
-        pinsCertificates = try options.apply(to: easy, url: request.url).pinsCertificates
+        pinsCertificates = try options.apply(to: easy, url: request.url, pinning: request.pinning).pinsCertificates
         try options.applyCookiesAndProxy(to: easy, request: request)
         try configureRequest()
         try installCallbacks()
