@@ -15,7 +15,7 @@
 public protocol Authenticator: Sendable {
     /// The credential this authenticator applies and refreshes (Alamofire's
     /// `Authenticator.Credential`; named so as not to hide CurlBridge's ``Credential``).
-    associatedtype Token: AuthenticationCredential
+    associatedtype Token: RefreshableCredential
 
     /// Returns `request` authenticated with `token`, typically with
     /// ``Request/bearerToken(_:)`` or ``Request/setHeader(_:_:)``. It runs before every attempt,

@@ -6,8 +6,12 @@ import Foundation
 ///
 /// Attach one to a request with ``Request/credential(_:)`` (or ``Request/basicAuth(username:password:)``,
 /// ``Request/bearerToken(_:)``), or to every request to one origin with
-/// ``Configuration/credentials``. Requests carrying a credential to an `http://` URL are refused
-/// unless ``Configuration/allowsCredentialsOverPlainHTTP`` is set.
+/// ``Configuration/credentials``. Requests carrying a credential to an `http://` URL of a host
+/// other than this machine's loopback are refused unless ``Request/allowingCredentialsOverPlainHTTP(_:)``
+/// or ``Configuration/allowsCredentialsOverPlainHTTP`` allows it.
+///
+/// (``RefreshableCredential`` is another thing: a token an ``AuthenticationInterceptor`` refreshes,
+/// which usually applies itself *as* one of these.)
 ///
 /// The description and the mirror of a credential never show its password or token.
 public struct Credential: Sendable, Hashable {

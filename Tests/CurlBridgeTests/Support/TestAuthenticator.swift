@@ -2,7 +2,7 @@
 import Synchronization
 
 /// A bearer token for ``TestAuthenticator``; `expired` makes it require a refresh before use.
-struct TestToken: AuthenticationCredential, Hashable {
+struct TestToken: RefreshableCredential, Hashable {
     var value: String
     var expired = false
 
