@@ -132,12 +132,18 @@ import Testing
             received.withLock { $0 += chunk.count }
             return .accept
         }
-        handle.withLock { $0 = transport.start(Request.get("drip?bytes=6&interval=200").timeout(idle: .seconds(3)), events: events) }
+        let key = UUID().uuidString
+        let request = Request.get("drip?bytes=6&interval=200&count=\(key)").timeout(idle: .seconds(5))
+        handle.withLock { $0 = transport.start(request, events: events) }
         var progress = steps.makeAsyncIterator()
         let first = await progress.next()
         try #require(first == .head, "the first step was \(String(describing: first)), not the head")
-        #expect(await Self.idleLimitPassed(.seconds(3), on: transport) == .idleTimedOut)
+        #expect(await Self.idleLimitPassed(.seconds(5), on: transport) == .idleTimedOut)
         #expect(received.withLock { $0 } < 6)  // still paused, not finished
+        // Resumed once the server wrote its last byte, so that what follows the resume waits on
+        // no server: on a loaded machine a starved server could be silent for the whole idle
+        // limit after the resume (a fresh-clone CI run beside two flake checks saw it).
+        try await waitFor("the server to finish the drip") { TestServer.openDripCount(key: key) == 0 }
         handle.withLock { $0 }?.resume()
         let outcome = try #require(await progress.next()?.outcome)
         #expect(try outcome.get().status == .ok)
