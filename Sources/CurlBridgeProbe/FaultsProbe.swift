@@ -112,17 +112,18 @@ extension Result {
 
 /// Waits until the fault server has closed every connection, no curl handle is alive and (given
 /// a baseline) the descriptors are back to its count, then returns the figures. The wait is a
-/// bounded poll (30 s): on a busy machine the server's event loop may close, or even accept, a
-/// connection seconds late, while a real leak never returns and is reported after the bound.
+/// poll bounded by the clock (30 s): on a busy machine the server's event loop may close, or even
+/// accept, a connection seconds late, while a real leak never returns and is reported after the
+/// bound. The poll reads only the cheap counts: the full figures trim the heap, which on a loaded
+/// machine took so long that a bound counted in polls (3,000 of 10 ms) lasted over ten minutes.
 func settled(_ server: FaultServer, backTo baseline: ProcessFigures? = nil) -> ProcessFigures {
-    var figures = ProcessFigures()
-    for _ in 0..<3_000 {
-        let isBack = baseline.map { figures.descriptors <= $0.descriptors } ?? true
-        if server.openConnections == 0, figures.handles == 0, isBack { break }
+    let deadline = DispatchTime.now() + .seconds(30)
+    while DispatchTime.now() < deadline {
+        let isBack = baseline.map { count("/proc/self/fd") <= $0.descriptors } ?? true
+        if server.openConnections == 0, Transport._liveCurlHandleCount == 0, isBack { break }
         usleep(10_000)
-        figures = ProcessFigures()
     }
-    return figures
+    return ProcessFigures()
 }
 
 func probeFaults(server _: TestServer) -> Never {
@@ -171,11 +172,10 @@ func probeFaults(server _: TestServer) -> Never {
             print("fault name=\(probe.name) tls=\(probe.tls) style=\(style) outcome=\(outcome) fd=\(after.descriptors) threads=\(after.threads) handles=\(after.handles) rss=\(after.residentBytes) cpu=\(cpu)")
         }
     }
-    var end = ProcessFigures()
-    for _ in 0..<500 where end.threads > baseline.threads {
-        usleep(10_000)
-        end = ProcessFigures()
-    }
+    // Worker threads finish exiting: up to 5 s by the clock, reading only the thread count.
+    let threadsDeadline = DispatchTime.now() + .seconds(5)
+    while count("/proc/self/task") > baseline.threads, DispatchTime.now() < threadsDeadline { usleep(10_000) }
+    let end = ProcessFigures()
     print("faults end fd=\(end.descriptors) threads=\(end.threads) handles=\(end.handles) rss=\(end.residentBytes) peakRss=\(peakResident)")
     exit(0)
 }
