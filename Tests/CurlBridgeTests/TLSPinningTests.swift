@@ -134,18 +134,21 @@ import Testing
 
     @Test(arguments: ClientStyle.allCases)
     func aRequestsOwnPinsReplaceTheConfigurations(style: ClientStyle) async throws {
+        let right = try Pinning.publicKeys([TestServer.serverPublicKeyPin])
+        let wrong = try Pinning.publicKeys([Self.otherKeyPin])
         try await TLSFixture.withListener(.trusted) { listener in
-            let right = try Pinning.publicKeys([TestServer.serverPublicKeyPin])
-            let wrong = try Pinning.publicKeys([Self.otherKeyPin])
             let pinnedWrong = try TLSFixture.transport(listener, tls: TLSFixture.trustingTestCA(pinning: wrong))
             #expect(try await style.send(Request.get("echo").pinning(right), through: pinnedWrong).get().status == .ok)
             #expect(await style.send(.get("echo"), through: pinnedWrong).failure?.code == .pinningMismatch)
-
+        }
+        // A listener of its own: the one above may still count the bytes its transport sends
+        // when it closes its connection.
+        try await TLSFixture.withListener(.trusted) { listener in
             let unpinned = try TLSFixture.transport(listener, tls: TLSFixture.trustingTestCA(pinning: right, for: "other.example"))
-            let bytesBefore = listener.applicationBytesReceived
             let error = await style.send(Request.post("echo").body("secret").pinning(wrong), through: unpinned).failure
             #expect(error?.code == .pinningMismatch)
-            #expect(listener.applicationBytesReceived == bytesBefore)  // not one byte of this request
+            #expect(listener.connectionsAccepted >= 1)  // the handshake happened …
+            #expect(listener.applicationBytesReceived == 0)  // … and not one request byte followed
         }
     }
 
