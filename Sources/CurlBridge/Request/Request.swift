@@ -87,7 +87,6 @@ public struct Request: Sendable {
         get { storage.value.credential }
         _modify { yield &storage.value.credential }
     }
-    /// The first problem found while building, reported at send time.
     /// Whether this request may carry credentials over plain `http://` to a host other than the
     /// loopback; `false` by default. See ``allowingCredentialsOverPlainHTTP(_:)``.
     public var allowsCredentialsOverPlainHTTP: Bool {
@@ -101,6 +100,7 @@ public struct Request: Sendable {
         get { storage.value.pinning }
         _modify { yield &storage.value.pinning }
     }
+    /// The first problem found while building, reported at send time.
     var problem: RequestError? {
         get { storage.value.problem }
         _modify { yield &storage.value.problem }
