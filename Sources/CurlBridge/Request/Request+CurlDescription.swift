@@ -125,9 +125,6 @@ enum ShellWord {
 
     /// Every byte of `data` as a `printf` `\\xHH` escape.
     static func printfEscapes(_ data: Data) -> String {
-        data.map { byte in
-            let hex = String(byte, radix: 16)
-            return "\\x" + (hex.count == 1 ? "0" + hex : hex)
-        }.joined()
+        data.map { "\\x" + $0.twoHexDigits }.joined()
     }
 }

@@ -10,6 +10,7 @@ import Darwin
 /// Its functions are looked up at run time (the headers need `libssl-dev`, which a machine with
 /// only `libcurl4-openssl-dev` lacks). Not for sharing: a download uses one under its lock.
 final class SHA256Hasher {
+    private let library: LibCrypto
     private let context: OpaquePointer
 
     /// Whether this process has a libcrypto to hash with.
@@ -23,16 +24,17 @@ final class SHA256Hasher {
             library.freeContext(context)
             return nil
         }
+        self.library = library
         self.context = context
     }
 
     deinit {
-        LibCrypto.shared?.freeContext(context)
+        library.freeContext(context)
     }
 
     /// Adds `bytes` to the digest.
     func update(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress, let library = LibCrypto.shared else { return }
+        guard let base = bytes.baseAddress else { return }
         _ = library.update(context, base, bytes.count)
     }
 
@@ -40,11 +42,8 @@ final class SHA256Hasher {
     func finalize() -> String {
         var digest = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
-        _ = LibCrypto.shared?.finalize(context, &digest, &length)
-        return digest.prefix(Int(length)).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 0x10 ? "0" + hex : hex
-        }.joined()
+        _ = library.finalize(context, &digest, &length)
+        return digest.prefix(Int(length)).map(\.twoHexDigits).joined()
     }
 }
 
