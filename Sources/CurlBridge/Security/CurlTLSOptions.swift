@@ -62,7 +62,7 @@ struct CurlTLSOptions: Sendable {
         var anyHost: HostPolicy?
         for (pattern, pinning) in tls.pins {
             let policy = Self.policy(pinning, unpinned: unpinned)
-            let name = Self.normalized(pattern)
+            let name = pattern.comparableHostName
             if name == "*" {
                 anyHost = policy
             } else if name.hasPrefix("*.") {
@@ -108,21 +108,13 @@ struct CurlTLSOptions: Sendable {
         // Foundation converts an international name to ASCII whatever the locale; curl would
         // only in a UTF-8 one.
         let ascii = URL(string: literal)?.absoluteString ?? literal
-        return (try? host(of: ascii)).map(normalized) ?? name
-    }
-
-    /// A host name as the pin tables hold it: lowercased, without brackets or a trailing dot.
-    private static func normalized(_ host: String) -> String {
-        var name = host.lowercased()
-        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
-        if name.hasSuffix("."), name.count > 1 { name.removeLast() }
-        return name
+        return (try? host(of: ascii)).map(\.comparableHostName) ?? name
     }
 
     /// The policy for requests to `host`: its own pins, else the longest pinned domain it is
     /// under, else the pins of `*`, else none.
     func policy(forHost host: String) -> HostPolicy {
-        let name = Self.normalized(host)
+        let name = host.comparableHostName
         if let policy = exactHosts[name] { return policy }
         var rest = Substring(name)
         while !domains.isEmpty, let dot = rest.firstIndex(of: ".") {

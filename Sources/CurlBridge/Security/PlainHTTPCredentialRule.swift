@@ -27,9 +27,7 @@ struct PlainHTTPCredentialRule: Sendable {
     /// Whether `host` (as a URL spells it: an IPv6 literal with or without brackets) names the
     /// loopback interface: `localhost`, an IPv4 address in `127.0.0.0/8`, or `::1`.
     static func isLoopback(_ host: String) -> Bool {
-        var name = host.lowercased()
-        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
-        if name.hasSuffix(".") { name.removeLast() }
+        let name = host.comparableHostName
         if name == "localhost" { return true }
         var address = in6_addr()
         if inet_pton(AF_INET6, name, &address) == 1 {
