@@ -248,8 +248,9 @@ final class DownloadOperation: BodySink, Sendable {
                 .unacceptableStatus, "status \(response.status.code) is not acceptable for a download",
                 url: response.url, response: errorResponse)
             // A failing resume attempt (say a 503) leaves the partial bytes valid; a 416 does not.
-            let keepsPartial = state.resumedFrom > 0 && response.status.code != 416
-            return .failure(error.resumable(with: resumeData(after: error.code, asked: keepsPartial && keepsPartialFile, &state)))
+            let partialBytesStillValid = state.resumedFrom > 0 && response.status.code != 416
+            return .failure(error.resumable(
+                with: resumeData(after: error.code, asked: partialBytesStillValid && keepsPartialFile, &state)))
         }
         // A 206 that stops short of the end, or a body that does not add up: never a complete file.
         // (With a content encoding, the announced length counts encoded bytes, not the file's.)
