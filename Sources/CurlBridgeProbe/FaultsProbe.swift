@@ -172,9 +172,7 @@ func probeFaults(server _: TestServer) -> Never {
             print("fault name=\(probe.name) tls=\(probe.tls) style=\(style) outcome=\(outcome) fd=\(after.descriptors) threads=\(after.threads) handles=\(after.handles) rss=\(after.residentBytes) cpu=\(cpu)")
         }
     }
-    // Worker threads finish exiting: up to 5 s by the clock, reading only the thread count.
-    let threadsDeadline = DispatchTime.now() + .seconds(5)
-    while count("/proc/self/task") > baseline.threads, DispatchTime.now() < threadsDeadline { usleep(10_000) }
+    _ = settled(at: baseline.threads, within: 5) { count("/proc/self/task") }  // worker threads finish exiting
     let end = ProcessFigures()
     print("faults end fd=\(end.descriptors) threads=\(end.threads) handles=\(end.handles) rss=\(end.residentBytes) peakRss=\(peakResident)")
     exit(0)

@@ -124,16 +124,6 @@ private func runH2Faults(server: TestServer, configuration: Configuration, repor
     }
 }
 
-/// Waits (up to 3 s) for `measure` to fall to `baseline` or below, and returns its last value.
-private func settled(at baseline: Int, _ measure: () -> Int) -> Int {
-    var value = measure()
-    for _ in 0..<100 where value > baseline {
-        Thread.sleep(forTimeInterval: 0.03)
-        value = measure()
-    }
-    return value
-}
-
 func probeH2Faults(server: TestServer, rounds: Int) -> Never {
     guard let testCA = try? CertificateBundle(pem: TestServer.certificateAuthorityPEM) else {
         print("h2-faults the test CA's PEM is malformed")

@@ -49,6 +49,18 @@ func count(_ directory: String) -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: directory).count) ?? -1
 }
 
+/// Waits for `measure` (a cheap count) to fall to `baseline` or below, polling every 30 ms for
+/// about `seconds`, and returns its last value: descriptors the server closes asynchronously,
+/// worker threads that finish exiting.
+func settled(at baseline: Int, within seconds: Double = 3, _ measure: () -> Int) -> Int {
+    var value = measure()
+    for _ in 0..<Int(seconds / 0.03) where value > baseline {
+        Thread.sleep(forTimeInterval: 0.03)
+        value = measure()
+    }
+    return value
+}
+
 /// Sends `request` in each style `times` times, concurrently, and returns the number of failures.
 func exercise(_ transport: Transport, _ request: Request, times: Int) -> Int {
     let failures = Failures()
@@ -110,16 +122,8 @@ func probeResources(server: TestServer) -> Never {
         failures += exercise(transport, round % 2 == 0 ? plain : secure, times: 20)
         shutdownAndWait(transport)
     }
-    var descriptorsAfter = count("/proc/self/fd")
-    for _ in 0..<100 where descriptorsAfter > descriptorsBefore {  // the server closes its side asynchronously
-        Thread.sleep(forTimeInterval: 0.03)
-        descriptorsAfter = count("/proc/self/fd")
-    }
-    var threadsAfter = count("/proc/self/task")
-    for _ in 0..<100 where threadsAfter > threadsBefore {  // worker threads finish exiting
-        Thread.sleep(forTimeInterval: 0.03)
-        threadsAfter = count("/proc/self/task")
-    }
+    let descriptorsAfter = settled(at: descriptorsBefore) { count("/proc/self/fd") }  // the server closes its side asynchronously
+    let threadsAfter = settled(at: threadsBefore) { count("/proc/self/task") }  // worker threads finish exiting
     print("resources requests=300 failures=\(failures) fdBefore=\(descriptorsBefore) fdAfter=\(descriptorsAfter) threadsBefore=\(threadsBefore) threadsAfter=\(threadsAfter)")
     exit(0)
 }
