@@ -157,6 +157,28 @@ let package = Package(
             path: "Examples/cb",
             exclude: ["README.md"]
         ),
+        // The documentation's code: every ```swift block of README.md and of the DocC articles
+        // compiles as part of DocumentationSamples (the article's CurlBridge code) or
+        // CurlBridgeOpenAPITests (the OpenAPI articles, against its generated client); each
+        // target's Articles/<Name>.swift declares what <Name>.md assumes (scripts/docs.sh).
+        .executableTarget(name: "DocumentationSampleExtractor"),
+        .plugin(
+            name: "ExtractDocumentationSamples",
+            capability: .buildTool(),
+            dependencies: ["DocumentationSampleExtractor"]
+        ),
+        .testTarget(
+            name: "DocumentationSamples",
+            dependencies: [
+                "CurlBridge", "CurlBridgeTestServer", "CurlBridgeTelemetry", "CurlBridgeTesting",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            // A sample may leave a value unused (a fragment's point is the call); a sample that
+            // uses a deprecated declaration fails, like a sample that no longer compiles.
+            swiftSettings: [.unsafeFlags(["-Werror", "DeprecatedDeclaration"])],
+            plugins: ["ExtractDocumentationSamples"]
+        ),
         .testTarget(
             name: "CurlBridgeTests",
             dependencies: [
@@ -177,7 +199,8 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            exclude: ["openapi.yaml"]
+            exclude: ["openapi.yaml"],
+            plugins: ["ExtractDocumentationSamples"]
         ),
     ],
     swiftLanguageModes: [.v6]

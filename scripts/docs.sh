@@ -1,10 +1,21 @@
 #!/usr/bin/env bash
-# The DocC documentation: builds the archives of CurlBridge (its catalog is
-# Sources/CurlBridge/CurlBridge.docc) and of the other products' modules (CurlBridgeTelemetry,
-# CurlBridgeTesting, CurlBridgeTestServer, CurlBridgeOpenAPI) with swift-docc-plugin, and fails on
-# any DocC warning — a broken ``symbol`` link, a parameter documented wrongly or not at all — and on
-# a code sample of the getting-started articles or the migration guide that the documentation tests
-# (Tests/CurlBridgeTests/Documentation) do not run line for line.
+# The documentation: fails unless every ```swift block of README.md and of the DocC articles
+# compiles, and builds the DocC archives.
+#
+# - Code blocks compile as methods of the article's samples type, declared with the names the
+#   article assumes in Tests/DocumentationSamples/Articles/<Name>.swift (the OpenAPI articles:
+#   Tests/CurlBridgeOpenAPITests/Articles, against the client generated there). The
+#   ExtractDocumentationSamples plugin makes them sources of those targets, so every test build
+#   compiles them too; a diagnostic names the article's line. A warning in a sample fails, and a
+#   deprecated call is an error.
+# - Blocks that open with `// Package.swift` are evaluated inside a Package(…) by
+#   `swift package dump-package`; blocks that open with `// Before: …` show another library's
+#   code (NSURLSession's Apple-only API, AFNetworking) and are counted, not compiled.
+# - The getting-started articles' and the migration guide's lines must also be lines of the
+#   documentation tests (Tests/CurlBridgeTests/Documentation), which run them.
+# - The archives of CurlBridge and of the other products' modules (CurlBridgeTelemetry,
+#   CurlBridgeTesting, CurlBridgeTestServer, CurlBridgeOpenAPI), with swift-docc-plugin, fail on
+#   any DocC warning: a broken ``symbol`` link, a parameter documented wrongly or not at all.
 #
 #   scripts/docs.sh            archives in .build/plugins/Swift-DocC/outputs/*.doccarchive
 #
@@ -45,10 +56,47 @@ check_samples() {
         }' tests="$samples" - "$catalog"/GettingStarted*.md "$catalog"/MigratingFromNSURLSessionAndAFNetworking.md
 }
 
+log=$(mktemp)
+manifests=$(mktemp -d)
+trap 'rm -rf "$log" "$manifests"' EXIT
+articles=(README.md Sources/*/*.docc/*.md)
+
+# Every article with code to compile has its samples context.
+swift build --enable-all-traits --product DocumentationSampleExtractor
+extractor="$(swift build --enable-all-traits --show-bin-path)/DocumentationSampleExtractor"
+summary=$("$extractor" --summary "${articles[@]}")
+echo "$summary"
+missing=0
+while read -r path code; do
+    name=$(basename "$path" .md)
+    if [ "$code" -gt 0 ] && ! ls Tests/*/Articles/"$name".swift >/dev/null 2>&1; then
+        echo "error: $path has $code Swift blocks to compile but no Tests/*/Articles/$name.swift" >&2
+        missing=1
+    fi
+done < <(echo "$summary" | sed -nE 's/^(.+\.md): ([0-9]+) compiled.*/\1 \2/p')
+[ "$missing" = 0 ]
+
+# The code blocks, in the two targets that compile them.
+for target in DocumentationSamples CurlBridgeOpenAPITests; do
+    swift build --enable-all-traits --target "$target" 2>&1 | tee "$log"
+    if grep -E "\.md:[0-9]+:[0-9]+: (warning|error):" "$log"; then
+        echo "error: a Swift block of the documentation does not compile cleanly (above)" >&2
+        exit 1
+    fi
+done
+
+# The manifest blocks.
+"$extractor" --manifests "$manifests" "${articles[@]}"
+for manifest in "$manifests"/*/Package.swift; do
+    if ! swift package --package-path "$(dirname "$manifest")" dump-package >/dev/null; then
+        echo "error: this manifest block does not evaluate: $(sed -n 2p "$manifest")" >&2
+        exit 1
+    fi
+done
+echo "$(ls "$manifests" | wc -l) manifest blocks evaluate"
+
 check_samples
 
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
 status=0
 swift package --enable-all-traits generate-documentation --target CurlBridge --target CurlBridgeTelemetry --target CurlBridgeTesting \
     --target CurlBridgeTestServer --target CurlBridgeOpenAPI \

@@ -9,7 +9,7 @@ import OpenAPIRuntime
 /// ```swift
 /// let transport = CurlBridgeClientTransport(transport: Transport(configuration: configuration))
 /// let client = Client(serverURL: try Servers.Server1.url(), transport: transport)
-/// let greeting = try await client.getGreeting().ok.body.json
+/// let item = try await client.getJSON().ok.body.json
 /// ```
 ///
 /// How a call goes:

@@ -1,0 +1,65 @@
+/// One fenced ```swift block of a Markdown file, and what the documentation checks do with it.
+struct SwiftBlock {
+    /// What a block is, by its first line.
+    enum Kind {
+        /// CurlBridge code: compiled inside a function of the article's samples type.
+        case code
+        /// Another library's code shown for comparison (first line `// Before: …`): not compiled,
+        /// since NSURLSession's Apple-only API (`kCFNetworkProxies…`) and AFNetworking do not
+        /// exist on Linux.
+        case comparison
+        /// A part of a package manifest (first line `// Package.swift`): evaluated by
+        /// `swift package dump-package` inside a `Package(…)` (scripts/docs.sh).
+        case manifest
+    }
+
+    /// The line of the opening fence, counting from 1.
+    let fenceLine: Int
+    /// The lines between the fences.
+    let lines: [String]
+
+    var kind: Kind {
+        let first = lines.first { !$0.allSatisfy(\.isWhitespace) }?.trimmingSpaces ?? ""
+        if first.hasPrefix("// Before:") { return .comparison }
+        if first == "// Package.swift" { return .manifest }
+        return .code
+    }
+
+    /// Every ```swift block of `markdown`, in order. A block left open at the end is an error:
+    /// DocC would render the rest of the article as code.
+    static func blocks(in markdown: String, file: String) throws(ExtractionError) -> [SwiftBlock] {
+        var blocks: [SwiftBlock] = []
+        var open: (line: Int, lines: [String])?
+        for (index, line) in markdown.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let text = String(line)
+            if var current = open {
+                if text.trimmingSpaces == "```" {
+                    blocks.append(SwiftBlock(fenceLine: current.line, lines: current.lines))
+                    open = nil
+                } else {
+                    current.lines.append(text)
+                    open = current
+                }
+            } else if text.trimmingSpaces == "```swift" {
+                open = (index + 1, [])
+            }
+        }
+        if let open { throw ExtractionError("\(file):\(open.line): error: this ```swift block is never closed") }
+        return blocks
+    }
+}
+
+extension String {
+    /// The text without leading and trailing spaces and tabs.
+    var trimmingSpaces: String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[start...end])
+    }
+}
+
+/// A failure the extractor reports as a compiler-style line and exits 1.
+struct ExtractionError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

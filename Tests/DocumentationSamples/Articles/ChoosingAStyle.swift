@@ -1,0 +1,6 @@
+// The names ChoosingAStyle.md's samples assume.
+import CurlBridge
+
+struct ChoosingAStyleSamples: Sendable {
+    let configuration: Configuration
+}

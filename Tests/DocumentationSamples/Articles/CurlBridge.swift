@@ -1,0 +1,5 @@
+// The names CurlBridge.md's samples assume.
+import CurlBridge
+import Foundation
+
+struct CurlBridgeSamples: Sendable {}

@@ -1,0 +1,4 @@
+// The names CurlBridgeTestServer.md's samples assume.
+import CurlBridgeTestServer
+
+struct CurlBridgeTestServerSamples: Sendable {}

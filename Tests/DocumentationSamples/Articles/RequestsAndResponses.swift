@@ -1,0 +1,11 @@
+// The names RequestsAndResponses.md's samples assume.
+import CurlBridge
+import Foundation
+
+struct RequestsAndResponsesSamples: Sendable {
+    let transport: Transport
+    let response: Response
+    let newUser: NewUser
+    let data: Data
+    let pngData: Data
+}
