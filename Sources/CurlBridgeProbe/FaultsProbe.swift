@@ -75,7 +75,7 @@ func runFault(_ probe: ProbeFault, style: String, server: FaultServer, transport
         do throws(RequestError) { _ = try client.send(request); finish("success") } catch { finish(word(error)) }
     case ("blocking", true):
         let client = BlockingClient(transport: transport, policy: .init(allowsMainThread: true))
-        do throws(RequestError) { _ = try client.stream(request).readAll(upTo: 1 << 20); finish("success") } catch { finish(word(error)) }
+        do throws(RequestError) { _ = try client.stream(request).collect(upTo: 1 << 20); finish("success") } catch { finish(word(error)) }
     case ("async", let streams):
         let client = AsyncClient(transport: transport)
         Task {

@@ -42,7 +42,7 @@ enum StormStyle: String, CaseIterable, Sendable {
 
 /// How a request is cancelled.
 enum CancelPath: String, CaseIterable, Sendable {
-    /// The handle the call returned: `CallbackTask`, `StreamTask`, `ResponseBodyReader.close()`.
+    /// The handle the call returned: `CallbackTask`, `StreamTask`, `BlockingStreamingResponse.close()`.
     case handle
     /// Cancelling the Swift task that awaits the call.
     case task

@@ -146,6 +146,29 @@ import Testing
         try await transport.waitUntilIdle()
     }
 
+    @Test func blockingAndAsyncStreamedResponsesReadTheSame() async throws {
+        let transport = Fixture.transport(try await Fixture.server())
+        let request = Request.get("bytes/300000")
+        let streamed = try await AsyncClient(transport: transport).stream(request)
+        let asyncBody = try await streamed.body.collect(upTo: 1 << 20)
+        let client = BlockingClient(transport: transport)
+        let blocking = try await onWorkerThread {
+            Result { () throws(RequestError) in
+                let streamed = try client.stream(request)
+                return (streamed.status, streamed.headerFields, try streamed.collect(upTo: 1 << 20))
+            }
+        }.get()
+        #expect(blocking.0 == streamed.status)
+        #expect(blocking.1[.contentLength] == "300000" && streamed.headerFields[.contentLength] == "300000")
+        #expect(blocking.2 == asyncBody && asyncBody == TestServer.patternBody(0..<300_000))
+        // The limit fails both the same way.
+        let overLimit = await onWorkerThread {
+            Result { () throws(RequestError) in try client.stream(request).collect(upTo: 1000) }.failure
+        }
+        #expect(overLimit?.code == .bodyTooLarge)
+        try await transport.waitUntilIdle()
+    }
+
     @Test func blockingReaderCloseCancelsAndLaterReadsReportIt() async throws {
         let transport = Fixture.transport(try await Fixture.server())
         let client = BlockingClient(transport: transport)

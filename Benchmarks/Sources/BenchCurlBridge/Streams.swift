@@ -5,7 +5,7 @@ import Foundation
 
 /// Streamed bodies (`--stream`, `--transfer stream`): each chunk goes to `--output` as it
 /// arrives, through the style's own streaming API, never collected — `AsyncClient.stream`'s
-/// `AsyncSequence`, `BlockingClient.stream`'s `ResponseBodyReader`, `CallbackClient.stream`'s
+/// `AsyncSequence`, `BlockingClient.stream`'s `BlockingStreamingResponse`, `CallbackClient.stream`'s
 /// `onData`. With `--consume-rate` the consumer sleeps between chunks and backpressure must
 /// hold the transfer back.
 enum Streams {

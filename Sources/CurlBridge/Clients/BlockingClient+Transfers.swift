@@ -64,7 +64,7 @@ extension BlockingClient {
     public func stream(
         _ request: Request, bufferLimits: BufferLimits = BufferLimits(),
         progress: (@Sendable (TransferProgress) -> Void)? = nil
-    ) throws(RequestError) -> ResponseBodyReader {
+    ) throws(RequestError) -> BlockingStreamingResponse {
         try checkThread(request)
         let buffer = ResponseBodyBuffer(limits: bufferLimits)
         let arrival = DispatchSemaphore(value: 0)
@@ -73,6 +73,6 @@ extension BlockingClient {
             request, events: buffer.events(progress: progress.map { ProgressDelivery($0).handler }),
             onStart: { buffer.attach($0) }, until: { buffer.hasItem })
         let head = try ResponseBodyBuffer.head(from: buffer.nextItem(waitingOn: arrival))
-        return ResponseBodyReader(head: head, buffer: buffer, arrival: arrival, client: self)
+        return BlockingStreamingResponse(head: head, buffer: buffer, arrival: arrival, client: self)
     }
 }

@@ -117,8 +117,8 @@ struct GettingStartedBlockingSampleTests {
                 let file = try client.download(.get("files/report.pdf"), to: destination) { progress in
                     showProgress(progress.fractionReceived ?? 0)
                 }
-                let reader = try client.stream(.get("events"))
-                while let chunk = try reader.read() {
+                let streamed = try client.stream(.get("events"))
+                while let chunk = try streamed.read() {
                     consume(chunk)
                 }
                 return file

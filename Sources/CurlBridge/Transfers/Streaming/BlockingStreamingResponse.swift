@@ -1,19 +1,26 @@
 import Dispatch
 import Foundation
+import HTTPTypes
 
-/// A streamed response for blocking code: the head, then the body through ``read()``, which waits
-/// for the next chunk. From ``BlockingClient/stream(_:bufferLimits:progress:)``.
+/// A response whose head has arrived and whose body streams in as blocking code reads it: the
+/// blocking counterpart of ``StreamingResponse``, from
+/// ``BlockingClient/stream(_:bufferLimits:progress:)``. ``read()`` waits for the next chunk.
 ///
 /// Unread bytes wait in a bounded buffer; when it is full the transfer pauses until ``read()``
-/// catches up. ``close()`` — or releasing the reader — before the end cancels the transfer.
+/// catches up. ``close()`` — or releasing the response — before the end cancels the transfer.
+/// A non-2xx status is not an error: check ``status`` before reading, as with ``Response``.
 ///
 /// ```swift
-/// let reader = try client.stream(.get("logs/follow"))
-/// while let chunk = try reader.read() { handle(chunk) }
+/// let streamed = try client.stream(.get("logs/follow"))
+/// while let chunk = try streamed.read() { handle(chunk) }
 /// ```
-public final class ResponseBodyReader: Sendable {
+public final class BlockingStreamingResponse: Sendable {
     /// Status, headers and HTTP version.
     public let head: ResponseHead
+    /// The status.
+    public var status: HTTPResponse.Status { head.status }
+    /// The header fields.
+    public var headerFields: HTTPFields { head.headerFields }
     private let buffer: ResponseBodyBuffer
     private let arrival: DispatchSemaphore
     private let client: BlockingClient
@@ -62,9 +69,9 @@ public final class ResponseBodyReader: Sendable {
     }
 
     /// Reads the rest of the body into memory, failing with ``RequestError/Code/bodyTooLarge`` past
-    /// `maximumSize` bytes.
+    /// `maximumSize` bytes, as ``ResponseBody/collect(upTo:)`` does for async code.
     @available(*, noasync, message: "blocking calls starve Swift concurrency; use AsyncClient")
-    public func readAll(upTo maximumSize: Int) throws(RequestError) -> Data {
+    public func collect(upTo maximumSize: Int) throws(RequestError) -> Data {
         var data = Data()
         while let chunk = try read() {
             guard data.count + chunk.count <= maximumSize else {
@@ -79,5 +86,18 @@ public final class ResponseBodyReader: Sendable {
     /// Stops reading: cancels the transfer unless its body was read to the end.
     public func close() {
         buffer.cancel()
+    }
+}
+
+/// The name ``BlockingStreamingResponse`` had before 0.1.0's one naming scheme for streams.
+@available(*, deprecated, renamed: "BlockingStreamingResponse")
+public typealias ResponseBodyReader = BlockingStreamingResponse
+
+extension BlockingStreamingResponse {
+    /// The name ``collect(upTo:)`` had before it matched ``ResponseBody/collect(upTo:)``.
+    @available(*, deprecated, renamed: "collect(upTo:)")
+    @available(*, noasync, message: "blocking calls starve Swift concurrency; use AsyncClient")
+    public func readAll(upTo maximumSize: Int) throws(RequestError) -> Data {
+        try collect(upTo: maximumSize)
     }
 }
