@@ -161,12 +161,14 @@ let package = Package(
         // compiles as part of DocumentationSamples (the article's CurlBridge code) or
         // CurlBridgeOpenAPITests (the OpenAPI articles, against its generated client); each
         // target's Articles/<Name>.swift declares what <Name>.md assumes (scripts/docs.sh).
-        .executableTarget(name: "DocumentationSampleExtractor"),
+        .target(name: "DocumentationSampleExtraction"),
+        .executableTarget(name: "DocumentationSampleExtractor", dependencies: ["DocumentationSampleExtraction"]),
         .plugin(
             name: "ExtractDocumentationSamples",
             capability: .buildTool(),
             dependencies: ["DocumentationSampleExtractor"]
         ),
+        .testTarget(name: "DocumentationSampleExtractionTests", dependencies: ["DocumentationSampleExtraction"]),
         .testTarget(
             name: "DocumentationSamples",
             dependencies: [
@@ -174,8 +176,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
-            // A sample may leave a value unused (a fragment's point is the call); a sample that
-            // uses a deprecated declaration fails, like a sample that no longer compiles.
+            // A sample that uses a deprecated declaration fails, like one that no longer compiles.
             swiftSettings: [.unsafeFlags(["-Werror", "DeprecatedDeclaration"])],
             plugins: ["ExtractDocumentationSamples"]
         ),
@@ -200,6 +201,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["openapi.yaml"],
+            swiftSettings: [.unsafeFlags(["-Werror", "DeprecatedDeclaration"])],
             plugins: ["ExtractDocumentationSamples"]
         ),
     ],

@@ -59,7 +59,7 @@ check_samples() {
 log=$(mktemp)
 manifests=$(mktemp -d)
 trap 'rm -rf "$log" "$manifests"' EXIT
-articles=(README.md Sources/*/*.docc/*.md)
+mapfile -t articles < <(echo README.md; find Sources -path '*.docc/*' -name '*.md' | sort)
 
 # Every article with code to compile has its samples context.
 swift build --enable-all-traits --product DocumentationSampleExtractor

@@ -15,8 +15,9 @@ struct ExtractDocumentationSamples: BuildToolPlugin {
             .filter { $0.deletingLastPathComponent().lastPathComponent == "Articles" }
         return try contexts.map { contextFile in
             let name = contextFile.deletingPathExtension().lastPathComponent
-            guard let article = articles.first(where: { $0.deletingPathExtension().lastPathComponent == name }) else {
-                throw PluginError("\(contextFile.path): no README.md or DocC article is named \(name).md")
+            let named = articles.filter { $0.deletingPathExtension().lastPathComponent == name }
+            guard let article = named.first, named.count == 1 else {
+                throw PluginError("\(contextFile.path): \(named.count) Markdown files are named \(name).md; one must be")
             }
             let output = context.pluginWorkDirectoryURL.appendingPathComponent("\(name)+Samples.swift")
             return .buildCommand(
@@ -28,7 +29,7 @@ struct ExtractDocumentationSamples: BuildToolPlugin {
         }
     }
 
-    /// README.md and every article of the catalogs under Sources.
+    /// README.md and every Markdown file of the catalogs under Sources, at any depth.
     private func markdownFiles(in package: URL) throws -> [URL] {
         let sources = package.appendingPathComponent("Sources")
         let catalogs = try FileManager.default.contentsOfDirectory(at: sources, includingPropertiesForKeys: nil)
@@ -36,8 +37,10 @@ struct ExtractDocumentationSamples: BuildToolPlugin {
                 try FileManager.default.contentsOfDirectory(at: module, includingPropertiesForKeys: nil)
                     .filter { $0.pathExtension == "docc" }
             }
-        let articles = try catalogs.flatMap {
-            try FileManager.default.contentsOfDirectory(at: $0, includingPropertiesForKeys: nil).filter { $0.pathExtension == "md" }
+        let articles = catalogs.flatMap { catalog in
+            (FileManager.default.enumerator(at: catalog, includingPropertiesForKeys: nil)?.allObjects ?? [])
+                .compactMap { $0 as? URL }
+                .filter { $0.pathExtension == "md" }
         }
         return [package.appendingPathComponent("README.md")] + articles
     }

@@ -1,4 +1,5 @@
-// The documentation samples' extractor (scripts/docs.sh, Plugins/DocumentationSamples).
+// The documentation samples' extractor (scripts/docs.sh, Plugins/ExtractDocumentationSamples);
+// its logic is the DocumentationSampleExtraction module.
 //
 //   DocumentationSampleExtractor ARTICLE.md CONTEXT.swift OUTPUT.swift
 //       writes the Swift file that compiles the article's code blocks (SampleSource)
@@ -7,6 +8,7 @@
 //       manifests, or shown for comparison only
 //   DocumentationSampleExtractor --manifests DIRECTORY FILE.md…
 //       writes each manifest block, inside a Package(…), as DIRECTORY/<n>/Package.swift
+import DocumentationSampleExtraction
 import Foundation
 
 do throws(ExtractionError) {

@@ -80,14 +80,20 @@ import Testing
     }
 
     @Test(arguments: ClientStyle.allCases, [false, true])
-    func everyDownloadReportsItsDigestUnasked(style: ClientStyle, tls: Bool) async throws {
+    func aDownloadReportsItsDigestWhenAsked(style: ClientStyle, tls: Bool) async throws {
         let transport = Fixture.transport(try await Fixture.server(), tls: tls)
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let file = try await style.download(.get("resource/300000"), to: scratch.file("plain.bin"), through: transport).get()
+        let hashing = DownloadOptions(computesSHA256: true)
+        let file = try await style.download(
+            .get("resource/300000"), to: scratch.file("plain.bin"), options: hashing, through: transport).get()
         #expect(file.sha256 == sha256Hex(resourceBytes(count: 300_000)))
-        let empty = try await style.download(.get("resource/0"), to: scratch.file("empty.bin"), through: transport).get()
+        let empty = try await style.download(.get("resource/0"), to: scratch.file("empty.bin"), options: hashing, through: transport).get()
         #expect(empty.sha256 == sha256Hex(Data()))
+        // Unasked, nothing is hashed: the file is the same, the digest absent.
+        let unasked = try await style.download(.get("resource/300000"), to: scratch.file("unasked.bin"), through: transport).get()
+        #expect(unasked.sha256 == nil)
+        #expect(try Data(contentsOf: scratch.file("unasked.bin")) == resourceBytes(count: 300_000))
     }
 
     @Test(arguments: ClientStyle.allCases)

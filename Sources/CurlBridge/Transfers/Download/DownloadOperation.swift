@@ -34,7 +34,8 @@ final class DownloadOperation: BodySink, Sendable {
         var resumedFrom: Int64
         /// Bytes in the partial file now.
         var written: Int64
-        /// The SHA-256 of the bytes in the file, `nil` only without a libcrypto (``SHA256Hasher``).
+        /// The SHA-256 of the bytes in the file, when the options ask for it
+        /// (``DownloadOptions/hashesFile``).
         var hasher: SHA256Hasher?
         var validator: ResumeData.Validator?
         var isContentEncoded = false
@@ -59,10 +60,10 @@ final class DownloadOperation: BodySink, Sendable {
     ) -> Result<DownloadOperation, RequestError> {
         do throws(RequestError) {
             try checkDestination(destination, options: options)
-            if options.expectedSHA256 != nil, !SHA256Hasher.isAvailable {
-                throw RequestError(.transportFailure, "cannot check the expected SHA-256: this process has no OpenSSL libcrypto")
+            if options.hashesFile, !SHA256Hasher.isAvailable {
+                throw RequestError(.transportFailure, "cannot compute the file's SHA-256: this process has no OpenSSL libcrypto")
             }
-            if let resumeData, let (file, hasher) = try reopen(resumeData) {
+            if let resumeData, let (file, hasher) = try reopen(resumeData, hashing: options.hashesFile) {
                 let resumed = request
                     .header("Range", "bytes=\(resumeData.bytesOnDisk)-")
                     .header("If-Range", resumeData.validator.headerValue)
@@ -75,7 +76,7 @@ final class DownloadOperation: BodySink, Sendable {
             let file = try DownloadFile.create(besides: destination)
             return .success(DownloadOperation(
                 request: request, destination: destination, options: options,
-                state: State(file: file, resumedFrom: 0, written: 0, hasher: SHA256Hasher())))
+                state: State(file: file, resumedFrom: 0, written: 0, hasher: options.hashesFile ? SHA256Hasher() : nil)))
         } catch {
             return .failure(error.attributed(to: request.method, url: request.url))
         }
@@ -104,13 +105,13 @@ final class DownloadOperation: BodySink, Sendable {
         }
     }
 
-    /// The partial file of `resumeData` with its bytes hashed (read once, so that the finished
-    /// file's digest covers them), or `nil` when it no longer holds them.
-    private static func reopen(_ resumeData: ResumeData) throws(RequestError) -> (DownloadFile, SHA256Hasher?)? {
+    /// The partial file of `resumeData`, with its bytes hashed when `hashing` (read once, so that
+    /// the finished file's digest covers them), or `nil` when it no longer holds them.
+    private static func reopen(_ resumeData: ResumeData, hashing: Bool) throws(RequestError) -> (DownloadFile, SHA256Hasher?)? {
         guard resumeData.bytesOnDisk > 0, let file = DownloadFile.reopen(resumeData.partialFileURL, keeping: resumeData.bytesOnDisk) else {
             return nil
         }
-        guard let hasher = SHA256Hasher() else { return (file, nil) }
+        guard hashing, let hasher = SHA256Hasher() else { return (file, nil) }
         guard let handle = FileHandle(forReadingAtPath: resumeData.partialFileURL.path) else {
             var file = file
             file.closeDescriptor()
@@ -178,7 +179,7 @@ final class DownloadOperation: BodySink, Sendable {
                     do throws(RequestError) { try state.file.truncate() } catch { return error }
                     state.resumedFrom = 0
                     state.written = 0
-                    state.hasher = SHA256Hasher()
+                    state.hasher = options.hashesFile ? SHA256Hasher() : nil
                 }
                 state.validator = Self.validator(in: head.headerFields)
                 state.expectedLength = length

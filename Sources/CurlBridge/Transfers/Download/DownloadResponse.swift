@@ -15,8 +15,8 @@ public struct DownloadResponse: Sendable, Equatable {
     /// download started from scratch or the server sent the whole resource again).
     public var resumedFromOffset: Int64
     /// The file's SHA-256 in lowercase hex, computed while writing (bytes kept from an earlier
-    /// attempt included). `nil` only in a process with no OpenSSL libcrypto: a libcurl built on
-    /// another TLS library, on a machine without OpenSSL.
+    /// attempt included) when ``DownloadOptions/computesSHA256`` or
+    /// ``DownloadOptions/expectedSHA256`` asked for it; `nil` otherwise.
     public var sha256: String?
     /// The URL the response came from: after redirects, the last one.
     public var url: String

@@ -1,7 +1,7 @@
 /// One fenced ```swift block of a Markdown file, and what the documentation checks do with it.
-struct SwiftBlock {
+package struct SwiftBlock {
     /// What a block is, by its first line.
-    enum Kind {
+    package enum Kind {
         /// CurlBridge code: compiled inside a function of the article's samples type.
         case code
         /// Another library's code shown for comparison (first line `// Before: …`): not compiled,
@@ -14,11 +14,11 @@ struct SwiftBlock {
     }
 
     /// The line of the opening fence, counting from 1.
-    let fenceLine: Int
+    package let fenceLine: Int
     /// The lines between the fences.
-    let lines: [String]
+    package let lines: [String]
 
-    var kind: Kind {
+    package var kind: Kind {
         let first = lines.first { !$0.allSatisfy(\.isWhitespace) }?.trimmingSpaces ?? ""
         if first.hasPrefix("// Before:") { return .comparison }
         if first == "// Package.swift" { return .manifest }
@@ -27,7 +27,7 @@ struct SwiftBlock {
 
     /// Every ```swift block of `markdown`, in order. A block left open at the end is an error:
     /// DocC would render the rest of the article as code.
-    static func blocks(in markdown: String, file: String) throws(ExtractionError) -> [SwiftBlock] {
+    package static func blocks(in markdown: String, file: String) throws(ExtractionError) -> [SwiftBlock] {
         var blocks: [SwiftBlock] = []
         var open: (line: Int, lines: [String])?
         for (index, line) in markdown.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -51,7 +51,7 @@ struct SwiftBlock {
 
 extension String {
     /// The text without leading and trailing spaces and tabs.
-    var trimmingSpaces: String {
+    package var trimmingSpaces: String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
         return String(self[start...end])
@@ -59,7 +59,7 @@ extension String {
 }
 
 /// A failure the extractor reports as a compiler-style line and exits 1.
-struct ExtractionError: Error {
-    let message: String
-    init(_ message: String) { self.message = message }
+package struct ExtractionError: Error {
+    package let message: String
+    package init(_ message: String) { self.message = message }
 }

@@ -1,8 +1,11 @@
 /// How many ```swift blocks each file has of each kind, as scripts/docs.sh prints them.
-struct Summary {
-    let files: [Article]
+package struct Summary {
+    package let files: [Article]
 
-    var report: String {
+    /// The summary of `files`.
+    package init(files: [Article]) { self.files = files }
+
+    package var report: String {
         var lines: [String] = []
         var totals = (code: 0, manifest: 0, comparison: 0)
         for file in files where !file.blocks.isEmpty {

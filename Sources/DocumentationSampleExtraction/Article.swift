@@ -1,21 +1,21 @@
 import Foundation
 
 /// A Markdown file and its ```swift blocks.
-struct Article {
+package struct Article {
     /// The file's path, as given.
-    let path: String
+    package let path: String
     /// The file's name without `.md`: `Authentication`, `README`.
-    var name: String { URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent }
-    let blocks: [SwiftBlock]
+    package var name: String { URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent }
+    package let blocks: [SwiftBlock]
 }
 
 /// Reads the Markdown file at `path` and finds its blocks.
-func readArticle(_ path: String) throws(ExtractionError) -> Article {
+package func readArticle(_ path: String) throws(ExtractionError) -> Article {
     Article(path: path, blocks: try SwiftBlock.blocks(in: try read(path), file: path))
 }
 
 /// The UTF-8 text of the file at `path`.
-func read(_ path: String) throws(ExtractionError) -> String {
+package func read(_ path: String) throws(ExtractionError) -> String {
     guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
         throw ExtractionError("error: cannot read \(path)")
     }
@@ -23,7 +23,7 @@ func read(_ path: String) throws(ExtractionError) -> String {
 }
 
 /// Writes `text` to `url`, creating its directory.
-func write(_ text: String, to url: URL) throws(ExtractionError) {
+package func write(_ text: String, to url: URL) throws(ExtractionError) {
     do {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(text.utf8).write(to: url, options: .atomic)
@@ -34,7 +34,7 @@ func write(_ text: String, to url: URL) throws(ExtractionError) {
 
 /// Writes every manifest block of `articles` inside a `Package(…)` of its own, as
 /// `directory/<n>/Package.swift`, with a comment naming the block's origin.
-func writeManifests(of articles: [Article], to directory: URL) throws(ExtractionError) {
+package func writeManifests(of articles: [Article], to directory: URL) throws(ExtractionError) {
     var count = 0
     for article in articles {
         for block in article.blocks where block.kind == .manifest {

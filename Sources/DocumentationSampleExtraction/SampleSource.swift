@@ -4,21 +4,28 @@
 ///
 /// `#sourceLocation` points every diagnostic at the Markdown line, so a sample that no longer
 /// compiles fails the build with the article's path and line.
-struct SampleSource {
+package struct SampleSource {
     /// The article's path, as diagnostics should name it.
-    let markdownPath: String
+    package let markdownPath: String
     /// The article's code blocks (``SwiftBlock/Kind/code``).
-    let blocks: [SwiftBlock]
+    package let blocks: [SwiftBlock]
     /// The `import` lines of the article's context file.
-    let contextImports: [String]
+    package let contextImports: [String]
+
+    /// The source for `blocks` of the article at `markdownPath`, with its context's imports.
+    package init(markdownPath: String, blocks: [SwiftBlock], contextImports: [String]) {
+        self.markdownPath = markdownPath
+        self.blocks = blocks
+        self.contextImports = contextImports
+    }
 
     /// The samples type the context file declares: `AuthenticationSamples` for `Authentication.md`.
-    static func typeName(forArticleNamed name: String) -> String {
+    package static func typeName(forArticleNamed name: String) -> String {
         String(name.filter { $0.isLetter || $0.isNumber }) + "Samples"
     }
 
     /// The generated file for the article named `name`.
-    func render(articleNamed name: String) -> String {
+    package func render(articleNamed name: String) -> String {
         let blockImports = blocks.flatMap(\.lines).map(\.trimmingSpaces).filter(Self.isImport)
         var imports: [String] = []
         for line in contextImports + blockImports where !imports.contains(line) { imports.append(line) }
@@ -44,13 +51,13 @@ struct SampleSource {
     }
 
     /// Whether a line has an `await` outside a comment.
-    static func awaits(_ line: String) -> Bool {
+    package static func awaits(_ line: String) -> Bool {
         let code = line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? line
         return code.split(whereSeparator: { !$0.isLetter }).contains("await")
     }
 
     /// The name a block's own (unindented) `let` or `var` line declares, if it is one.
-    static func declaredName(_ line: String) -> String? {
+    package static func declaredName(_ line: String) -> String? {
         for keyword in ["let ", "var "] where line.hasPrefix(keyword) {
             let name = line.dropFirst(keyword.count).prefix { $0.isLetter || $0.isNumber || $0 == "_" }
             return name.isEmpty || name == "_" ? nil : String(name)
@@ -59,7 +66,7 @@ struct SampleSource {
     }
 
     /// Whether a trimmed line is an import declaration.
-    static func isImport(_ line: String) -> Bool {
+    package static func isImport(_ line: String) -> Bool {
         line.hasPrefix("import ") || line.hasPrefix("@testable import ") || line.hasPrefix("@preconcurrency import ")
     }
 }
