@@ -5,6 +5,9 @@ import PackageDescription
 let testServer = TargetDependencyCondition.when(traits: ["TestServer"])
 let telemetry = TargetDependencyCondition.when(traits: ["Telemetry"])
 let openAPI = TargetDependencyCondition.when(traits: ["OpenAPI"])
+// For the targets that compile the documentation's samples: a sample that uses a deprecated
+// declaration fails, like one that no longer compiles.
+let deprecationsAreErrors: [SwiftSetting] = [.unsafeFlags(["-Werror", "DeprecatedDeclaration"])]
 
 let package = Package(
     name: "CurlBridge",
@@ -176,8 +179,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
-            // A sample that uses a deprecated declaration fails, like one that no longer compiles.
-            swiftSettings: [.unsafeFlags(["-Werror", "DeprecatedDeclaration"])],
+            swiftSettings: deprecationsAreErrors,
             plugins: ["ExtractDocumentationSamples"]
         ),
         .testTarget(
@@ -201,7 +203,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["openapi.yaml"],
-            swiftSettings: [.unsafeFlags(["-Werror", "DeprecatedDeclaration"])],
+            swiftSettings: deprecationsAreErrors,
             plugins: ["ExtractDocumentationSamples"]
         ),
     ],

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The Swift file that compiles an article's code blocks: each block becomes the body of one
 /// `async throws` method of the article's samples type, which the article's context file declares
 /// with the names the article assumes (a `client`, a `destination`, a `User` type…).
@@ -26,7 +28,7 @@ package struct SampleSource {
 
     /// The generated file for the article named `name`.
     package func render(articleNamed name: String) -> String {
-        let blockImports = blocks.flatMap(\.lines).map(\.trimmingSpaces).filter(Self.isImport)
+        let blockImports = blocks.flatMap(\.lines).compactMap(Self.importDeclaration)
         var imports: [String] = []
         for line in contextImports + blockImports where !imports.contains(line) { imports.append(line) }
         var out = ["// Generated from \(markdownPath) by DocumentationSampleExtractor; edit the article instead."]
@@ -39,7 +41,7 @@ package struct SampleSource {
             out.append("    func sampleAtLine\(block.fenceLine)() \(effects) {")
             out.append("#sourceLocation(file: \"\(markdownPath)\", line: \(block.fenceLine + 1))")
             // An import inside a function is an error; the block's imports moved to the file's top.
-            out += block.lines.map { Self.isImport($0.trimmingSpaces) ? "" : $0 }
+            out += block.lines.map { Self.importDeclaration($0) == nil ? $0 : "" }
             out.append("#sourceLocation()")
             // A sample's point is often the value it makes, not a later use of it.
             let declared = block.lines.compactMap(Self.declaredName)
@@ -65,8 +67,10 @@ package struct SampleSource {
         return nil
     }
 
-    /// Whether a trimmed line is an import declaration.
-    package static func isImport(_ line: String) -> Bool {
-        line.hasPrefix("import ") || line.hasPrefix("@testable import ") || line.hasPrefix("@preconcurrency import ")
+    /// The import declaration on `line`, without its surrounding spaces, if the line is one.
+    package static func importDeclaration(_ line: String) -> String? {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let prefixes = ["import ", "@testable import ", "@preconcurrency import "]
+        return prefixes.contains(where: trimmed.hasPrefix) ? trimmed : nil
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One fenced ```swift block of a Markdown file, and what the documentation checks do with it.
 package struct SwiftBlock {
     /// What a block is, by its first line.
@@ -19,7 +21,7 @@ package struct SwiftBlock {
     package let lines: [String]
 
     package var kind: Kind {
-        let first = lines.first { !$0.allSatisfy(\.isWhitespace) }?.trimmingSpaces ?? ""
+        let first = lines.first { !$0.allSatisfy(\.isWhitespace) }?.trimmingCharacters(in: .whitespaces) ?? ""
         if first.hasPrefix("// Before:") { return .comparison }
         if first == "// Package.swift" { return .manifest }
         return .code
@@ -33,28 +35,19 @@ package struct SwiftBlock {
         for (index, line) in markdown.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let text = String(line)
             if var current = open {
-                if text.trimmingSpaces == "```" {
+                if text.trimmingCharacters(in: .whitespaces) == "```" {
                     blocks.append(SwiftBlock(fenceLine: current.line, lines: current.lines))
                     open = nil
                 } else {
                     current.lines.append(text)
                     open = current
                 }
-            } else if text.trimmingSpaces == "```swift" {
+            } else if text.trimmingCharacters(in: .whitespaces) == "```swift" {
                 open = (index + 1, [])
             }
         }
         if let open { throw ExtractionError("\(file):\(open.line): error: this ```swift block is never closed") }
         return blocks
-    }
-}
-
-extension String {
-    /// The text without leading and trailing spaces and tabs.
-    package var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[start...end])
     }
 }
 

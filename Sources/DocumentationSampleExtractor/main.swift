@@ -29,7 +29,7 @@ do throws(ExtractionError) {
         let source = SampleSource(
             markdownPath: article.path,
             blocks: article.blocks.filter { $0.kind == .code },
-            contextImports: context.split(separator: "\n").map { String($0).trimmingSpaces }.filter(SampleSource.isImport))
+            contextImports: context.split(separator: "\n").map(String.init).compactMap(SampleSource.importDeclaration))
         try write(source.render(articleNamed: article.name), to: URL(fileURLWithPath: arguments[2]))
     }
 } catch {

@@ -55,7 +55,7 @@ struct CompressionBombTests {
 
 extension ClientStyle {
     /// Streams `request` and fails as a consumer would once more than `limit` bytes arrived:
-    /// `collect(upTo:)` and `collect(upTo:)` for the blocking and async styles, a cancel for the
+    /// `collect(upTo:)` for the blocking and async styles, a cancel for the
     /// callback style. Returns the error the stream ended with (`nil`: it succeeded).
     func streamStopping(after limit: Int, _ request: Request, through transport: Transport) async -> RequestError? {
         switch self {

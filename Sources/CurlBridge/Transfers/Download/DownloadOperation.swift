@@ -63,7 +63,7 @@ final class DownloadOperation: BodySink, Sendable {
             if options.hashesFile, !SHA256Hasher.isAvailable {
                 throw RequestError(.transportFailure, "cannot compute the file's SHA-256: this process has no OpenSSL libcrypto")
             }
-            if let resumeData, let (file, hasher) = try reopen(resumeData, hashing: options.hashesFile) {
+            if let resumeData, let (file, hasher) = try reopen(resumeData, hashingWith: options.makeHasher()) {
                 let resumed = request
                     .header("Range", "bytes=\(resumeData.bytesOnDisk)-")
                     .header("If-Range", resumeData.validator.headerValue)
@@ -76,7 +76,7 @@ final class DownloadOperation: BodySink, Sendable {
             let file = try DownloadFile.create(besides: destination)
             return .success(DownloadOperation(
                 request: request, destination: destination, options: options,
-                state: State(file: file, resumedFrom: 0, written: 0, hasher: options.hashesFile ? SHA256Hasher() : nil)))
+                state: State(file: file, resumedFrom: 0, written: 0, hasher: options.makeHasher())))
         } catch {
             return .failure(error.attributed(to: request.method, url: request.url))
         }
@@ -105,13 +105,15 @@ final class DownloadOperation: BodySink, Sendable {
         }
     }
 
-    /// The partial file of `resumeData`, with its bytes hashed when `hashing` (read once, so that
-    /// the finished file's digest covers them), or `nil` when it no longer holds them.
-    private static func reopen(_ resumeData: ResumeData, hashing: Bool) throws(RequestError) -> (DownloadFile, SHA256Hasher?)? {
+    /// The partial file of `resumeData`, its bytes fed to `hasher` when there is one (read once,
+    /// so that the finished file's digest covers them), or `nil` when it no longer holds them.
+    private static func reopen(
+        _ resumeData: ResumeData, hashingWith hasher: SHA256Hasher?
+    ) throws(RequestError) -> (DownloadFile, SHA256Hasher?)? {
         guard resumeData.bytesOnDisk > 0, let file = DownloadFile.reopen(resumeData.partialFileURL, keeping: resumeData.bytesOnDisk) else {
             return nil
         }
-        guard hashing, let hasher = SHA256Hasher() else { return (file, nil) }
+        guard let hasher else { return (file, nil) }
         guard let handle = FileHandle(forReadingAtPath: resumeData.partialFileURL.path) else {
             var file = file
             file.closeDescriptor()
@@ -179,7 +181,7 @@ final class DownloadOperation: BodySink, Sendable {
                     do throws(RequestError) { try state.file.truncate() } catch { return error }
                     state.resumedFrom = 0
                     state.written = 0
-                    state.hasher = options.hashesFile ? SHA256Hasher() : nil
+                    state.hasher = options.makeHasher()
                 }
                 state.validator = Self.validator(in: head.headerFields)
                 state.expectedLength = length

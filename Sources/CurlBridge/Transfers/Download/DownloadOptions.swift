@@ -59,4 +59,7 @@ public struct DownloadOptions: Sendable, Hashable {
 
     /// Whether the download hashes what it writes: asked for, or needed for the check.
     var hashesFile: Bool { computesSHA256 || expectedSHA256 != nil }
+
+    /// A hasher for the file from its first byte when the download hashes it, else `nil`.
+    func makeHasher() -> SHA256Hasher? { hashesFile ? SHA256Hasher() : nil }
 }
