@@ -80,6 +80,9 @@ public struct Configuration: Sendable {
     public var eventMonitors: [any EventMonitor]
     /// What ``logger`` may see; secrets redacted by default.
     public var logging: LoggingOptions
+    /// The HTTP cache its requests use (RFC 9111, with each request's ``Request/cachePolicy``);
+    /// `nil`, the default, for none — requests then cost nothing more.
+    public var cache: HTTPCache?
     /// Whether finished transfers' easy handles are kept for the next ones: only where libcurl
     /// makes that safe (``CurlGlobal/clearsHeaderStateOnReuse``). Tests of the handle pool turn it
     /// on to exercise reuse against their own servers.

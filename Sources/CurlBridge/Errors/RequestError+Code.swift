@@ -22,6 +22,7 @@ extension RequestError {
             case adaptationFailed, retrierFailed, authenticationRefreshFailed, tooManyAuthenticationRefreshes
             case missingAuthenticationCredential
             case headersTooLarge
+            case notCached
         }
 
         private let kind: Kind
@@ -163,6 +164,9 @@ extension RequestError {
         /// larger than ``Configuration/maximumHeaderSize``, or one header line was larger than
         /// libcurl accepts (100 KiB). The transfer stopped there: no body was read.
         public static let headersTooLarge = Code(.headersTooLarge)
+        /// The request's policy is ``CachePolicy/returnCacheDataDontLoad`` and the transport's
+        /// cache holds no response for it (or the transport has no cache). Nothing was sent.
+        public static let notCached = Code(.notCached)
 
         /// Whether this code is one of the three timeouts.
         public var isTimeout: Bool {

@@ -38,6 +38,8 @@ final class PreparedRequest: Sendable {
     let trace: CurlTrace?
     /// The request's own pinning (``Request/pinning``), which replaces the configuration's pins.
     let pinning: Pinning?
+    /// How it uses the transport's cache.
+    let cachePolicy: CachePolicy
 
     /// Creates a prepared request from its parts (``Request/prepared(with:)`` checks them).
     init(
@@ -55,7 +57,8 @@ final class PreparedRequest: Sendable {
         usesCookieJar: Bool,
         authentication: CurlAuthentication?,
         trace: CurlTrace?,
-        pinning: Pinning? = nil
+        pinning: Pinning? = nil,
+        cachePolicy: CachePolicy = .useProtocolCachePolicy
     ) {
         self.method = method
         self.url = url
@@ -72,6 +75,7 @@ final class PreparedRequest: Sendable {
         self.authentication = authentication
         self.trace = trace
         self.pinning = pinning
+        self.cachePolicy = cachePolicy
     }
 
     /// Whether the body is a multipart form.
@@ -99,6 +103,8 @@ final class RequestDefaults: Sendable {
     let credentials: [Credential.Origin: Credential]
     let plainHTTPCredentials: PlainHTTPCredentialRule
     let logging: RequestLogDefaults
+    /// Whether the transport has a cache (without one, ``CachePolicy/returnCacheDataDontLoad`` fails).
+    let hasCache: Bool
 
     init(_ configuration: Configuration) {
         baseURL = configuration.baseURL.map(Self.directoryURL)
@@ -113,6 +119,7 @@ final class RequestDefaults: Sendable {
             configurationAllows: configuration.allowsCredentialsOverPlainHTTP,
             isProxied: configuration.proxy.httpProxy != nil, usesUnixSocket: configuration.unixSocketPath != nil)
         logging = RequestLogDefaults(configuration)
+        hasCache = configuration.cache != nil
     }
 }
 
@@ -129,6 +136,10 @@ extension Request {
     /// This request checked and resolved against a transport's defaults, or the first problem with it.
     func prepared(with defaults: RequestDefaults) -> Result<PreparedRequest, RequestError> {
         if let problem { return .failure(problem) }
+        if cachePolicy == .returnCacheDataDontLoad, !defaults.hasCache {
+            return .failure(RequestError(
+                .notCached, "the request may only be answered from the cache, and the transport has none", method: method, url: url))
+        }
         if let (code, message) = body?.multipartForm?.problem() {
             return .failure(RequestError(code, message, method: method, url: url))
         }
@@ -169,7 +180,8 @@ extension Request {
             trace: curlTrace(
                 url: resolvedURL, headerLines: authentication.headerLines, challenge: authentication.challenge,
                 defaults: defaults.logging),
-            pinning: pinning
+            pinning: pinning,
+            cachePolicy: cachePolicy
         ))
     }
 

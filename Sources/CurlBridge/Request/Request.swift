@@ -129,6 +129,11 @@ public struct Request: Sendable {
         get { storage.value.interceptors }
         _modify { yield &storage.value.interceptors }
     }
+    /// How the request uses the transport's ``HTTPCache``; see ``cachePolicy(_:)``.
+    public var cachePolicy: CachePolicy {
+        get { storage.value.cachePolicy }
+        _modify { yield &storage.value.cachePolicy }
+    }
     /// The logger for this request, replacing the configuration's; `nil` (the default) uses
     /// ``Configuration/logger``. See ``logger(_:)``.
     public var logger: Logger? {
@@ -158,6 +163,7 @@ public struct Request: Sendable {
         var isMarkedIdempotent: Bool = false
         var interceptors: [any RequestInterceptor] = []
         var logger: Logger?
+        var cachePolicy: CachePolicy = .useProtocolCachePolicy
     }
 
     /// Creates a request with a standard or custom method.
@@ -228,6 +234,7 @@ extension Request: CustomReflectable {
             "problem": problem as Any,
             "usesCookieJar": usesCookieJar,
             "retryPolicy": retryPolicy as Any,
+            "cachePolicy": cachePolicy,
             "isMarkedIdempotent": isMarkedIdempotent,
             "interceptors": interceptors,
             "logger": logger as Any,

@@ -56,6 +56,9 @@ public struct Response: Sendable, Equatable {
         get { storage.value.requestAccept }
         _modify { yield &storage.value.requestAccept }
     }
+    /// Where the response came from with respect to the transport's ``HTTPCache``
+    /// (``TransferMetrics/cacheStatus``).
+    public var cacheStatus: CacheStatus { metrics.cacheStatus }
     /// Every attempt made to get this response, first to last (one, unless it was retried).
     public var attempts: [AttemptRecord]
 

@@ -33,14 +33,20 @@ public struct TransferMetrics: Sendable, Hashable {
     /// How many redirects were followed before this, the final transfer (whose figures the
     /// others are).
     public var redirectCount: Int
+    /// Where the response came from with respect to the transport's ``HTTPCache``: ``CacheStatus/bypassed``
+    /// when there is none. A response from the cache reports zero times and sizes, but for a
+    /// ``CacheStatus/revalidated`` one: those of the revalidation.
+    public var cacheStatus: CacheStatus
 
     /// Creates metrics.
     public init(
         nameLookup: Duration, connect: Duration, tlsHandshake: Duration, preTransfer: Duration,
         firstByte: Duration, total: Duration, bytesSent: Int64, bytesReceived: Int64, headerBytes: Int,
-        reusedConnection: Bool, localPort: Int, remoteAddress: String, remotePort: Int, redirectCount: Int = 0
+        reusedConnection: Bool, localPort: Int, remoteAddress: String, remotePort: Int, redirectCount: Int = 0,
+        cacheStatus: CacheStatus = .bypassed
     ) {
         self.redirectCount = redirectCount
+        self.cacheStatus = cacheStatus
         self.nameLookup = nameLookup
         self.connect = connect
         self.tlsHandshake = tlsHandshake

@@ -13,9 +13,6 @@ final class StubExchange {
         let bytesSent: Int64
     }
 
-    /// The largest body piece offered at once.
-    static let chunkSize = 64 << 10
-
     /// Which begin this is, so an answer to an exchange that ended is told from one to its successor.
     let token: UInt64
     let request: PreparedRequest
@@ -23,9 +20,8 @@ final class StubExchange {
     /// Works out the answer; cancelled when the exchange ends first.
     var answering: Task<Void, Never>?
     private var answer: Answer?
-    private var headPlayed = false
-    /// Body bytes the receiver has taken.
-    private var delivered = 0
+    /// The successful answer, as it is played.
+    private var playback: ResponsePlayback?
     private var isPaused = false
 
     init(token: UInt64, request: PreparedRequest, receiver: any TransferReceiver) {
@@ -68,30 +64,18 @@ final class StubExchange {
         case .success(let response): reply = response
         case .failure(let error): return end(.failure(error))
         }
-        let head = ResponseHead(
-            status: reply.status, headerFields: Self.completed(reply), httpVersion: reply.httpVersion, url: request.url)
-        let body = responseBody ?? Data()
-        if !headPlayed {
-            headPlayed = true
-            let declared = head.headerFields[.contentLength].flatMap { Int64($0) }
-            if let refusal = receiver.transferWillReceiveBody(declaredLength: declared, status: reply.status.code) {
-                return end(.failure(refusal))
-            }
-            if receiver.wantsHeads, let refusal = receiver.transferReceivedHead(head) { return end(.failure(refusal)) }
+        if playback == nil {
+            let head = ResponseHead(
+                status: reply.status, headerFields: Self.completed(reply), httpVersion: reply.httpVersion, url: request.url)
+            playback = ResponsePlayback(head: head, body: responseBody ?? Data())
         }
-        while delivered < body.count {
-            let next = min(delivered + Self.chunkSize, body.count)
-            switch body[delivered..<next].withUnsafeBytes({ receiver.transferReceivedBody($0) }) {
-            case .accept:
-                delivered = next
-            case .pause:
-                isPaused = true
-                return nil
-            case .fail(let error):
-                return end(.failure(error))
-            }
+        switch playback!.play(to: receiver) {
+        case .delivered: return end(.success(response(playback!.head, reply: reply)))
+        case .paused:
+            isPaused = true
+            return nil
+        case .refused(let error): return end(.failure(error))
         }
-        return end(.success(response(head, reply: reply)))
     }
 
     /// The exchange's end with `result`, its failure attributed to the request.

@@ -83,11 +83,12 @@ public final class Transport: Sendable {
         do throws(RequestError) {
             let share = configuration.cookies.usesCookieEngine ? try CurlCookieShare() : nil
             let loop = try CurlMultiLoop(label: "CurlBridge.Transport", limits: configuration.connectionLimits)
-            let engine: any TransferEngine = if let stubHandler {
+            let network: any TransferEngine = if let stubHandler {
                 StubEngine(loop: loop, handler: stubHandler)
             } else {
                 CurlEngine(loop: loop, options: CurlEasyOptions(configuration, cookieShare: share))
             }
+            let engine = configuration.cache.map { CachingEngine(cache: $0, inner: network, loop: loop) } ?? network
             let registry = RequestRegistry(loop: loop, engine: engine)
             loop.delegate = registry
             let environment = LifecycleEnvironment(registry: registry, defaults: RequestDefaults(configuration), configuration: configuration)

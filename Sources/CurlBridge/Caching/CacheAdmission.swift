@@ -1,0 +1,72 @@
+import Foundation
+import HTTPTypes
+
+/// Whether a response may be stored (RFC 9111 §3), how a `304` updates a stored response
+/// (§4.3.4) and which stored responses an unsafe request makes invalid (§4.4): pure values.
+enum CacheAdmission {
+    /// Whether the response to `request` with `status` and `fields` may be stored by a private cache.
+    static func mayStore(_ request: CacheRequest, status: Int, fields: HTTPFields) -> Bool {
+        guard request.method == .get, !request.isConditionalOrPartial,
+              (200...599).contains(status), status != 206, status != 304 else { return false }
+        let response = CacheControl(fields)
+        if response.noStore || request.cacheControl.noStore { return false }
+        if StoredResponse.varyNames(fields).contains("*") { return false }
+        // §3.5: a response to an authenticated request only when it says it may be shared.
+        if request.headerFields[.authorization] != nil,
+           !(response.isPublic || response.mustRevalidate || fields[values: .cacheControl].contains { $0.lowercased().contains("s-maxage") }) {
+            return false
+        }
+        return response.maxAge != nil || response.isPublic || response.isPrivate
+            || fields[HTTPField.Name("Expires")!] != nil
+            || CacheFreshness.heuristicallyCacheable.contains(status)
+    }
+
+    /// Fields never stored or taken from a `304` (§3.1, §3.2): they describe one connection or
+    /// one message, not the resource.
+    static let hopByHopNames: Set<String> = [
+        "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
+        "proxy-authenticate", "proxy-authorization", "trailer",
+    ]
+
+    /// `fields` without the hop-by-hop ones.
+    static func storable(_ fields: HTTPFields) -> HTTPFields {
+        HTTPFields(fields.filter { !hopByHopNames.contains($0.name.canonicalName) })
+    }
+
+    /// `stored` updated by a `304 Not Modified` with `fields`, requested at `requestTime` and
+    /// received at `responseTime`: each field the 304 carries replaces the stored one of its
+    /// name, but `Content-Length` (§3.2).
+    static func updated(_ stored: StoredResponse, by fields: HTTPFields, requestTime: Date, responseTime: Date) -> StoredResponse {
+        var updated = stored
+        let replacing = storable(fields).filter { $0.name != .contentLength }
+        let names = Set(replacing.map(\.name))
+        var merged = HTTPFields(stored.headerFields.filter { !names.contains($0.name) })
+        merged.append(contentsOf: replacing)
+        updated.headerFields = merged
+        updated.requestTime = requestTime
+        updated.responseTime = responseTime
+        return updated
+    }
+
+    /// The URLs whose stored responses a request with `method` to `url` makes invalid when the
+    /// server answers `status` with `fields` (§4.4): the target and, on the same origin, the
+    /// `Location` and `Content-Location` — after a success of an unsafe method only.
+    /// Whether a success of `method` makes stored responses invalid: any but the safe methods.
+    static func mayInvalidate(_ method: HTTPRequest.Method) -> Bool {
+        !safeMethods.contains(method)
+    }
+
+    private static let safeMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace]
+
+    static func invalidated(method: HTTPRequest.Method, url: String, status: Int, fields: HTTPFields) -> [String] {
+        guard mayInvalidate(method), (200...399).contains(status) else { return [] }
+        var urls = [url]
+        guard let base = URL(string: url) else { return urls }
+        for name in [HTTPField.Name.location, HTTPField.Name("Content-Location")!] {
+            guard let value = fields[name], let target = URL(string: value, relativeTo: base)?.absoluteURL,
+                  target.scheme == base.scheme, target.host == base.host, target.port == base.port else { continue }
+            urls.append(target.absoluteString)
+        }
+        return urls
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import HTTPTypes
+
+/// What the cache does with a request, decided from the request, what is stored for its URL and
+/// the time (RFC 9111 §4): a pure value, unit-tested without I/O; ``CachingEngine`` performs it.
+enum CacheLookup: Equatable {
+    /// Send it without looking; store nothing of its answer (`no-store`, an unsafe method, a
+    /// caller's own conditional or range).
+    case bypass
+    /// Send it; its answer may be stored.
+    case forward
+    /// Answer with the stored response, without sending anything.
+    case serve(StoredResponse, CacheStatus)
+    /// Send it with these conditions on the stored response; a `304` is answered with it.
+    case validate(StoredResponse, conditions: [HTTPField])
+    /// Nothing usable is stored and the request may not be sent.
+    case unavailable(Unavailable)
+
+    /// Why a request that may not be sent could not be answered.
+    enum Unavailable: Equatable {
+        /// Its policy is ``CachePolicy/returnCacheDataDontLoad``: a ``RequestError/Code/notCached``.
+        case policy
+        /// It asked `Cache-Control: only-if-cached`: a `504 Gateway Timeout`, as §5.2.1.7 says.
+        case onlyIfCached
+    }
+
+    /// The decision for `request`, given what is `stored` for its URL (its variants, most
+    /// recently used first; asked only when the request may use them) at `now`.
+    static func decide(_ request: CacheRequest, stored: () -> [StoredResponse], now: Date) -> CacheLookup {
+        guard request.method == .get || request.method == .head, !request.isConditionalOrPartial else { return .bypass }
+        let control = request.cacheControl
+        if control.noStore { return .bypass }
+        if request.policy == .reloadIgnoringCacheData { return .forward }
+        guard let entry = stored().first(where: { $0.matches(request.headerFields) }) else {
+            if request.policy == .returnCacheDataDontLoad { return .unavailable(.policy) }
+            return control.onlyIfCached ? .unavailable(.onlyIfCached) : .forward
+        }
+        let freshness = CacheFreshness(of: entry, now: now)
+        switch request.policy {
+        case .returnCacheDataElseLoad, .returnCacheDataDontLoad:
+            return .serve(entry, freshness.isFresh ? .hit : .staleServed)
+        case .reloadRevalidatingCacheData:
+            return validation(of: entry)
+        case .useProtocolCachePolicy, .reloadIgnoringCacheData:
+            break
+        }
+        let stored = CacheControl(entry.headerFields)
+        let mustValidate = control.noCache || stored.noCache
+            || control.maxAge.map { freshness.age > TimeInterval($0) } == true
+            || control.minFresh.map { freshness.lifetime - freshness.age < TimeInterval($0) } == true
+        if !mustValidate {
+            if freshness.isFresh { return .serve(entry, .hit) }
+            if !stored.mustRevalidate, let maxStale = control.maxStale,
+               maxStale.map({ freshness.staleness <= TimeInterval($0) }) ?? true {
+                return .serve(entry, .staleServed)
+            }
+        }
+        if control.onlyIfCached { return .unavailable(.onlyIfCached) }
+        return validation(of: entry)
+    }
+
+    /// Revalidating `entry` with its validators, or sending the request afresh when it has none.
+    private static func validation(of entry: StoredResponse) -> CacheLookup {
+        var conditions: [HTTPField] = []
+        if let etag = entry.headerFields[.eTag] {
+            conditions.append(HTTPField(name: .ifNoneMatch, value: etag))
+        }
+        if let lastModified = entry.headerFields[HTTPField.Name("Last-Modified")!] {
+            conditions.append(HTTPField(name: .ifModifiedSince, value: lastModified))
+        }
+        return conditions.isEmpty ? .forward : .validate(entry, conditions: conditions)
+    }
+}

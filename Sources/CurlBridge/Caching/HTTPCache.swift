@@ -1,0 +1,75 @@
+import Foundation
+
+/// A private HTTP cache (RFC 9111) that transports share: set it as ``Configuration/cache``.
+///
+/// It stores responses to `GET` requests that the protocol allows it to store, answers later
+/// requests with them while they are fresh, revalidates them with their validators (`ETag`,
+/// `Last-Modified`) when they are stale, and obeys `Cache-Control` in requests and responses and
+/// each request's ``CachePolicy``. Every response says where it came from
+/// (``Response/cacheStatus``).
+///
+/// ```swift
+/// var configuration = Configuration()
+/// configuration.cache = try HTTPCache(.disk(directory: cacheDirectory, limit: 100 << 20))
+/// ```
+///
+/// One cache may serve several transports; two caches of one process on one directory share
+/// their store. A response larger than an eighth of the limit is not stored.
+public final class HTTPCache: Sendable {
+    /// Where a cache keeps responses.
+    public enum Storage: Sendable, Hashable {
+        /// In memory, up to `limit` bytes.
+        case memory(limit: Int)
+        /// In `directory` (created if missing), up to `limit` bytes: crash-safe, files `0600`,
+        /// kept across runs.
+        case disk(directory: URL, limit: Int)
+    }
+
+    /// Where this cache keeps responses.
+    public let storage: Storage
+    let store: any CacheStore
+    /// The wall clock responses are aged by.
+    let now: @Sendable () -> Date
+    /// The largest response stored: an eighth of the limit.
+    let maximumEntrySize: Int
+
+    /// A cache with `storage`.
+    ///
+    /// - Throws: ``RequestError/Code/fileIO`` when a disk cache's directory cannot be created.
+    public convenience init(_ storage: Storage) throws(RequestError) {
+        try self.init(storage, clock: { Date() })
+    }
+
+    /// A cache with `storage` whose responses age by `clock` (tests move time on without waiting).
+    init(_ storage: Storage, clock: @escaping @Sendable () -> Date) throws(RequestError) {
+        self.storage = storage
+        now = clock
+        switch storage {
+        case .memory(let limit):
+            store = MemoryCacheStore(limit: max(0, limit))
+            maximumEntrySize = max(0, limit) / 8
+        case .disk(let directory, let limit):
+            store = try DiskCacheStore.shared(directory: directory, limit: max(0, limit))
+            maximumEntrySize = max(0, limit) / 8
+        }
+    }
+
+    /// The bytes of the responses stored.
+    public var currentSize: Int { store.totalSize }
+
+    /// Removes every stored response.
+    public func removeAll() {
+        store.removeAll()
+    }
+
+    /// Removes the stored responses to `GET` requests for `url` (every variant).
+    public func removeResponses(for url: String) {
+        store.remove(url: CacheRequest(method: .get, url: url, headerFields: [:], policy: .useProtocolCachePolicy).url)
+    }
+
+    /// Returns once every response stored so far is on disk: call it before the process exits,
+    /// as a disk cache writes in the background (a memory cache returns at once).
+    public func flush() {
+        store.flush()
+    }
+}
