@@ -72,19 +72,25 @@ final class CacheExchange: TransferReceiver {
     }
 
     func transferReceivedHead(_ head: ResponseHead) -> RequestError? {
-        isNotModified ? nil : downstream.transferReceivedHead(head)
+        if isNotModified { return nil }
+        var head = head
+        if case .storing = role { head.cacheStatus = .miss }
+        if case .validating = role { head.cacheStatus = .miss }
+        return downstream.transferReceivedHead(head)
     }
 
     func transferReceivedBody(_ bytes: UnsafeRawBufferPointer) -> BodyChunkVerdict {
         if isNotModified { return .accept }
-        if recorded != nil {
+        let verdict = downstream.transferReceivedBody(bytes)
+        // Only bytes the receiver took: paused ones come again.
+        if case .accept = verdict, recorded != nil {
             if recorded!.count + bytes.count > maximumRecordedSize {
                 recorded = nil
             } else {
                 recorded!.append(contentsOf: bytes)
             }
         }
-        return downstream.transferReceivedBody(bytes)
+        return verdict
     }
 
     func transferProgressed(_ progress: TransferProgress) {

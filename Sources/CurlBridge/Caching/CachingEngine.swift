@@ -80,7 +80,9 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
     /// Plays `stored` with `fields` to the exchange's receiver, from the loop's next turn (as a
     /// transfer's events come), and ends it with `metrics`.
     private func serve(_ stored: StoredResponse, fields: HTTPFields, metrics: TransferMetrics, on exchange: CacheExchange) {
-        let head = ResponseHead(status: stored.status, headerFields: fields, httpVersion: stored.httpVersion, url: exchange.prepared.url)
+        let head = ResponseHead(
+            status: stored.status, headerFields: fields, httpVersion: stored.httpVersion, url: exchange.prepared.url,
+            cacheStatus: metrics.cacheStatus)
         exchange.playback = ResponsePlayback(head: head, body: exchange.request.method == .head ? Data() : stored.body)
         exchange.playedResponse = Response(
             status: head.status, headerFields: fields, body: Data(), url: head.url, httpVersion: head.httpVersion,

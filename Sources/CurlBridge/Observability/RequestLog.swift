@@ -12,6 +12,7 @@ import Logging
 /// debug attempt ended      curlbridge.request_id=7 curlbridge.attempt=1 http.status_code=503 curlbridge.duration_ms=12.480
 /// debug retry scheduled    curlbridge.request_id=7 curlbridge.attempt=1 http.status_code=503 curlbridge.retry_delay_ms=250.000 …
 /// debug request completed  curlbridge.request_id=7 http.method=GET url=… http.status_code=200 curlbridge.attempts=2 curlbridge.duration_ms=270.112
+/// debug request completed  curlbridge.request_id=8 http.method=GET url=… http.status_code=200 curlbridge.cache=hit curlbridge.attempts=1 …
 /// ```
 struct RequestLog: Sendable {
     /// The metadata keys.
@@ -36,6 +37,9 @@ struct RequestLog: Sendable {
         static let retryDelayMilliseconds = "curlbridge.retry_delay_ms"
         /// Where a redirect leads, redacted.
         static let location = "curlbridge.location"
+        /// Where the response came from with respect to the cache (``CacheStatus``), when the
+        /// transport has one: `hit`, `miss`, `revalidated`, `stale-served`.
+        static let cacheStatus = "curlbridge.cache"
         /// The size of a piece of body curl sent or received (`trace` level).
         static let bytes = "curlbridge.bytes"
     }
@@ -122,6 +126,7 @@ struct RequestLog: Sendable {
         switch outcome {
         case .success(let response):
             metadata[Key.statusCode] = .stringConvertible(response.status.code)
+            if response.cacheStatus != .bypassed { metadata[Key.cacheStatus] = .stringConvertible(response.cacheStatus) }
         case .failure(let error):
             metadata[Key.error] = .string(error.code.description)
             if let response = error.response { metadata[Key.statusCode] = .stringConvertible(response.status.code) }

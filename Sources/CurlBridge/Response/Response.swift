@@ -95,7 +95,9 @@ public struct Response: Sendable, Equatable {
 
     /// Status, headers and HTTP version.
     var head: ResponseHead {
-        ResponseHead(status: status, headerFields: headerFields, httpVersion: httpVersion, url: url, redirects: redirects)
+        ResponseHead(
+            status: status, headerFields: headerFields, httpVersion: httpVersion, url: url, redirects: redirects,
+            cacheStatus: cacheStatus)
     }
 
     /// Whether an empty body is what this response should have: a `HEAD` request, or status 204

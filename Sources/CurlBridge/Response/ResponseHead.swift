@@ -13,12 +13,16 @@ public struct ResponseHead: Sendable, Equatable {
     public var url: String
     /// The redirects followed to get here, first to last; empty when there were none.
     public var redirects: [RedirectHop]
+    /// Where the response comes from with respect to the transport's ``HTTPCache``, known from
+    /// the head on (``CacheStatus/bypassed`` when there is none).
+    public var cacheStatus: CacheStatus
 
     /// Creates a response head.
     public init(
         status: HTTPResponse.Status, headerFields: HTTPFields, httpVersion: HTTPVersion, url: String,
-        redirects: [RedirectHop] = []
+        redirects: [RedirectHop] = [], cacheStatus: CacheStatus = .bypassed
     ) {
+        self.cacheStatus = cacheStatus
         self.status = status
         self.headerFields = headerFields
         self.httpVersion = httpVersion
