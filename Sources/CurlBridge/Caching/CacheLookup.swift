@@ -46,7 +46,8 @@ enum CacheLookup: Equatable {
         }
         let stored = CacheControl(entry.headerFields)
         let mustValidate = control.noCache || stored.noCache
-            || control.maxAge.map { freshness.age > TimeInterval($0) } == true
+            // `max-age=0` is the reload idiom: revalidate, even a response not yet a second old.
+            || control.maxAge.map { $0 == 0 || freshness.age > TimeInterval($0) } == true
             || control.minFresh.map { freshness.lifetime - freshness.age < TimeInterval($0) } == true
         if !mustValidate {
             if freshness.isFresh { return .serve(entry, .hit) }
