@@ -20,6 +20,11 @@ enum CacheEntryFile {
         var responseTime: Double
         var variant: [String: String]
         var bodyLength: Int
+
+        /// What the response counts for against the cache's limit (``StoredResponse/size``).
+        var responseSize: Int {
+            StoredResponse.size(url: url, fields: fields.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }, bodyLength: bodyLength)
+        }
     }
 
     /// The file name of `url`'s variant `variant`: a hash of both, so that one variant replaces

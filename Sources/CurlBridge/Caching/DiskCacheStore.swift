@@ -53,7 +53,8 @@ final class DiskCacheStore: CacheStore {
         }
     }
 
-    private init(directory: URL, limit: Int) throws(RequestError) {
+    /// A store of its own on `directory` (tests open a second one, as a restarted process would).
+    init(directory: URL, limit: Int) throws(RequestError) {
         self.directory = directory
         self.limit = limit
         do {
@@ -77,32 +78,34 @@ final class DiskCacheStore: CacheStore {
         let marker = path(Self.markerName)
         let isCurrent = (try? String(contentsOfFile: marker, encoding: .utf8)) == Self.format
         for name in names where name.hasPrefix(".tmp-") { unlink(path(name)) }
-        var found: [(CacheEntryFile.Metadata, String, Int, Date)] = []
+        var found: [(CacheEntryFile.Metadata, String, Date)] = []
         for name in names where name.hasSuffix(CacheEntryFile.suffix) {
-            guard isCurrent, let (metadata, size, modified) = Self.readMetadata(path(name)) else {
+            guard isCurrent, let (metadata, modified) = Self.readMetadata(path(name)) else {
                 unlink(path(name))
                 continue
             }
-            found.append((metadata, name, size, modified))
+            found.append((metadata, name, modified))
         }
         if !isCurrent { try? Data(Self.format.utf8).write(to: URL(fileURLWithPath: marker), options: .atomic) }
-        found.sort { $0.3 < $1.3 }  // least recently written first: used last
-        index.withLock { index in
-            for (metadata, name, size, _) in found {
-                _ = index.insert(.file(name), url: metadata.url, variant: metadata.variant, size: size)
+        found.sort { $0.2 < $1.2 }  // least recently written first: used last
+        let evicted = index.withLock { index in
+            for (metadata, name, _) in found {
+                _ = index.insert(.file(name), url: metadata.url, variant: metadata.variant, size: metadata.responseSize)
             }
+            return index.evict(toFit: limit)  // a smaller limit than the last run's
         }
+        for slot in evicted { unlink(path(slot.fileName)) }
     }
 
-    /// An entry file's metadata, size and modification time, or `nil` when it is not a whole entry.
-    private static func readMetadata(_ path: String) -> (CacheEntryFile.Metadata, Int, Date)? {
+    /// An entry file's metadata and modification time, or `nil` when it is not a whole entry.
+    private static func readMetadata(_ path: String) -> (CacheEntryFile.Metadata, Date)? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
               let size = (attributes[.size] as? NSNumber)?.intValue,
               let prefix = try? handle.read(upToCount: 64 << 10),
               let metadata = CacheEntryFile.metadata(prefix: prefix, fileSize: size) else { return nil }
-        return (metadata, size, attributes[.modificationDate] as? Date ?? .distantPast)
+        return (metadata, attributes[.modificationDate] as? Date ?? .distantPast)
     }
 
     // MARK: CacheStore

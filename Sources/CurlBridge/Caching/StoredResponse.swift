@@ -22,7 +22,12 @@ struct StoredResponse: Sendable, Equatable {
 
     /// The bytes it counts for against the cache's limit.
     var size: Int {
-        body.count + headerFields.reduce(url.utf8.count) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
+        Self.size(url: url, fields: headerFields.map { ($0.name.rawName, $0.value) }, bodyLength: body.count)
+    }
+
+    /// The size of a response with `url`, `fields` and a body of `bodyLength` bytes.
+    static func size(url: String, fields: [(String, String)], bodyLength: Int) -> Int {
+        fields.reduce(url.utf8.count + bodyLength) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 }
     }
 
     /// The lowercased field names its `Vary` lists; `["*"]` matches no request.
