@@ -25,12 +25,13 @@ enum CacheAdmission {
     /// one message, not the resource.
     static let hopByHopNames: Set<String> = [
         "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
-        "proxy-authenticate", "proxy-authorization", "trailer",
+        "proxy-authenticate", "proxy-authentication-info", "proxy-authorization", "trailer",
     ]
 
-    /// `fields` without the hop-by-hop ones.
+    /// `fields` without the hop-by-hop ones, and those the `Connection` field names.
     static func storable(_ fields: HTTPFields) -> HTTPFields {
-        HTTPFields(fields.filter { !hopByHopNames.contains($0.name.canonicalName) })
+        let named = fields[values: .connection].flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }
+        return HTTPFields(fields.filter { !hopByHopNames.contains($0.name.canonicalName) && !named.contains($0.name.canonicalName) })
     }
 
     /// `stored` updated by a `304 Not Modified` with `fields`, requested at `requestTime` and

@@ -24,13 +24,21 @@ struct CacheFreshness: Equatable {
     /// The share of the time since `Last-Modified` a heuristic lifetime is (§4.2.2's typical 10%).
     static let heuristicFraction = 0.1
 
+    /// The `Age` field's value: of several (lines or list members), the first; an invalid one is ignored.
+    static func ageValue(_ fields: HTTPFields) -> Int? {
+        guard let first = fields[values: HTTPField.Name("Age")!].first?.split(separator: ",", omittingEmptySubsequences: false).first else {
+            return nil
+        }
+        return CacheControl.seconds(Substring(first.trimmingCharacters(in: .whitespaces)))
+    }
+
     /// `stored`'s freshness at `now`.
     init(of stored: StoredResponse, now: Date) {
         let fields = stored.headerFields
         let control = CacheControl(fields)
         let date = fields[.date].flatMap(HTTPDate.parse) ?? stored.responseTime
         // §4.2.3: the age from the Age field, the time in flight and the time stored.
-        let ageValue = fields[HTTPField.Name("Age")!].flatMap { CacheControl.seconds(Substring($0)) }.map(TimeInterval.init) ?? 0
+        let ageValue = Self.ageValue(fields).map(TimeInterval.init) ?? 0
         let apparentAge = max(0, stored.responseTime.timeIntervalSince(date))
         let responseDelay = max(0, stored.responseTime.timeIntervalSince(stored.requestTime))
         let correctedInitialAge = max(apparentAge, ageValue + responseDelay)

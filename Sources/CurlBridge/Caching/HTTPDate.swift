@@ -10,25 +10,28 @@ enum HTTPDate {
 
     /// The date `text` names, in any of the three forms; `nil` when it is not an HTTP date.
     static func parse(_ text: some StringProtocol) -> Date? {
-        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        guard let first = words.first, first.last == "," || words.count == 5 else { return nil }
-        if words.count == 6, first.count == 4, words[5].lowercased() == "gmt" {
+        // Single spaces only: a recipient need not repair `Thu, 18  Aug  2050` (RFC 9110 §5.6.7).
+        var words = text.split(separator: " ", omittingEmptySubsequences: false)
+        if words.count == 6, words[0].count == 3, words[2].isEmpty, words[3].count == 1 {
+            words.remove(at: 2)  // asctime pads a one-digit day with a space: `Nov  6`
+        }
+        guard !words.contains(where: \.isEmpty) else { return nil }
+        if words.count == 6, words[0].count == 4, words[0].last == ",", words[5] == "GMT" {
             // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
-            guard let day = Int(words[1]), let month = month(words[2]), let year = Int(words[3]), words[3].count == 4 else {
-                return nil
-            }
+            guard words[1].count == 2, let day = Int(words[1]), let month = month(words[2]), words[3].count == 4,
+                  let year = Int(words[3]) else { return nil }
             return date(year: year, month: month, day: day, time: words[4])
         }
-        if words.count == 4, words[3].lowercased() == "gmt" {
+        if words.count == 4, words[0].last == ",", words[3] == "GMT" {
             // RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
             let parts = words[1].split(separator: "-")
-            guard parts.count == 3, let day = Int(parts[0]), let month = month(parts[1]), let short = Int(parts[2]),
-                  parts[2].count == 2 else { return nil }
+            guard parts.count == 3, parts[0].count == 2, let day = Int(parts[0]), let month = month(parts[1]),
+                  parts[2].count == 2, let short = Int(parts[2]) else { return nil }
             return date(year: short < 70 ? 2000 + short : 1900 + short, month: month, day: day, time: words[2])
         }
-        if words.count == 5, first.count == 3 {
+        if words.count == 5, words[0].count == 3 {
             // asctime: Sun Nov  6 08:49:37 1994
-            guard let month = month(words[1]), let day = Int(words[2]), let year = Int(words[4]), words[4].count == 4 else {
+            guard let month = month(words[1]), let day = Int(words[2]), words[4].count == 4, let year = Int(words[4]) else {
                 return nil
             }
             return date(year: year, month: month, day: day, time: words[3])
@@ -57,7 +60,7 @@ enum HTTPDate {
     /// The moment of a calendar day and an `hh:mm:ss` time, UTC.
     private static func date(year: Int, month: Int, day: Int, time: some StringProtocol) -> Date? {
         let parts = time.split(separator: ":")
-        guard parts.count == 3, let hour = Int(parts[0]), let minute = Int(parts[1]), let second = Int(parts[2]),
+        guard parts.count == 3, parts.allSatisfy({ $0.count == 2 }), let hour = Int(parts[0]), let minute = Int(parts[1]), let second = Int(parts[2]),
               (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
         let days = self.days(year: year, month: month, day: day)
