@@ -34,6 +34,7 @@ final class RegisteredRoutes: Sendable {
             body: Data(request.body.readableBytesView), httpVersion: request.httpVersion)
         return .offloaded {
             let answer = route.respond(routeRequest)
+            guard !answer.closesWithoutAnswer else { return nil }
             var headers = HTTPHeaders()
             for field in answer.headers { headers.add(name: field.name, value: field.value) }
             return CompleteResponse(

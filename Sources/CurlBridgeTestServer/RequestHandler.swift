@@ -155,7 +155,11 @@ final class RequestHandler: ChannelInboundHandler {
             DispatchQueue.global().async {
                 let response = compute()
                 target.eventLoop.execute {
-                    target.value.handler.send(response, to: request, context: target.value.context)
+                    if let response {
+                        target.value.handler.send(response, to: request, context: target.value.context)
+                    } else {
+                        target.value.context.close(promise: nil)
+                    }
                 }
             }
         case .eventual(let register):

@@ -7,8 +7,9 @@ enum ResponsePlan {
     /// Send this response after a delay.
     case delayed(TimeAmount, CompleteResponse)
     /// Compute the response off the event loop (slow work such as parsing a large body), then send
-    /// it, so other connections on the loop are never stalled.
-    case offloaded(@Sendable () -> CompleteResponse)
+    /// it, so other connections on the loop are never stalled; `nil` closes the connection
+    /// without answering, as ``hangUp``.
+    case offloaded(@Sendable () -> CompleteResponse?)
     /// Send the response that the closure hands to its responder, whenever it does (from any
     /// thread): a reply that waits for other requests.
     case eventual(@Sendable (_ respond: @escaping @Sendable (CompleteResponse) -> Void) -> Void)

@@ -34,6 +34,8 @@ public struct RouteResponse: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body (not sent for `HEAD` and body-less statuses).
     public var body: Data
+    /// Whether the server closes the connection instead of answering (see ``hangUp``).
+    var closesWithoutAnswer = false
 
     /// Creates a response.
     ///
@@ -46,6 +48,14 @@ public struct RouteResponse: Sendable {
         self.headers = headers
         self.body = body
     }
+
+    /// No response: the connection is closed without a byte of answer (on HTTP/2, the stream is
+    /// reset), as by a server that crashed or dropped the request.
+    public static let hangUp: RouteResponse = {
+        var response = RouteResponse()
+        response.closesWithoutAnswer = true
+        return response
+    }()
 
     /// A `text/plain` UTF-8 response.
     public static func text(_ text: String, status: Int = 200) -> RouteResponse {

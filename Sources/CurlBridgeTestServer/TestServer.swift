@@ -184,7 +184,8 @@ public final class TestServer: Sendable {
     ///     starts with what precedes it (`"/files/*"`). Of several matching routes, the latest
     ///     registered answers.
     ///   - method: The method it answers, e.g. `"GET"`; `nil` for any.
-    ///   - respond: Makes the answer, off the server's event loops, from the whole request.
+    ///   - respond: Makes the answer, off the server's event loops, from the whole request;
+    ///     ``RouteResponse/hangUp`` closes the connection instead.
     public func route(_ path: String, method: String? = nil, respond: @escaping @Sendable (RouteRequest) -> RouteResponse) {
         routes.add(method: method, path: path, respond: respond)
     }

@@ -43,4 +43,18 @@ struct TestServerRouteTests {
         #expect(special.headerFields[.init("X-Special")!] == "yes")
         #expect(builtIn.status == .created)
     }
+
+    @Test("A route that answers hangUp closes the connection without a response")
+    func hangUpClosesTheConnection() async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.shutdown() } }
+        server.route("/gone") { _ in .hangUp }
+        let client = AsyncClient(transport: Transport())
+
+        let error = await #expect(throws: RequestError.self) {
+            try await client.send(.get(server.httpURL.absoluteString + "gone"))
+        }
+
+        #expect(error?.code == .connectionLost)
+    }
 }
