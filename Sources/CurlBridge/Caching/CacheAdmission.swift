@@ -6,10 +6,16 @@ import HTTPTypes
 enum CacheAdmission {
     /// Whether the response to `request` with `status` and `fields` may be stored by a private cache.
     static func mayStore(_ request: CacheRequest, status: Int, fields: HTTPFields) -> Bool {
-        guard request.method == .get, !request.isConditionalOrPartial,
+        guard request.method == .get, !request.isPartialOrPrecondition, !request.hasValidators,
               (200...599).contains(status), status != 206, status != 304 else { return false }
         let response = CacheControl(fields)
-        if response.noStore || request.cacheControl.noStore { return false }
+        if request.cacheControl.noStore { return false }
+        if response.mustUnderstand {
+            // §5.2.2.3: a status whose caching rules the cache implements overrides no-store.
+            guard understoodStatuses.contains(status) else { return false }
+        } else if response.noStore {
+            return false
+        }
         if StoredResponse.varyNames(fields).contains("*") { return false }
         // §3.5: a response to an authenticated request only when it says it may be shared.
         if request.headerFields[.authorization] != nil,
@@ -20,6 +26,9 @@ enum CacheAdmission {
             || fields[HTTPField.Name("Expires")!] != nil
             || CacheFreshness.heuristicallyCacheable.contains(status)
     }
+
+    /// The statuses whose caching rules this cache implements (for `must-understand`).
+    static let understoodStatuses = CacheFreshness.heuristicallyCacheable.union([302, 303, 307])
 
     /// Fields never stored or taken from a `304` (§3.1, §3.2): they describe one connection or
     /// one message, not the resource.

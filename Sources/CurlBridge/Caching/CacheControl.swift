@@ -13,6 +13,8 @@ struct CacheControl: Equatable {
     var minFresh: Int?
     var noCache = false
     var noStore = false
+    /// `must-understand`: store only a status the cache understands, then regardless of `no-store`.
+    var mustUnderstand = false
     var onlyIfCached = false
     var mustRevalidate = false
     var isPublic = false
@@ -32,6 +34,7 @@ struct CacheControl: Equatable {
         case "min-fresh": if minFresh == nil, let seconds = value.flatMap(Self.seconds) { minFresh = seconds }
         case "no-cache": noCache = true
         case "no-store": noStore = true
+        case "must-understand": mustUnderstand = true
         case "only-if-cached": onlyIfCached = true
         case "must-revalidate", "proxy-revalidate": mustRevalidate = true
         case "public": isPublic = true

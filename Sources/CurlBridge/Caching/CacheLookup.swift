@@ -4,13 +4,16 @@ import HTTPTypes
 /// What the cache does with a request, decided from the request, what is stored for its URL and
 /// the time (RFC 9111 §4): a pure value, unit-tested without I/O; ``CachingEngine`` performs it.
 enum CacheLookup: Equatable {
-    /// Send it without looking; store nothing of its answer (`no-store`, an unsafe method, a
-    /// caller's own conditional or range).
+    /// Send it as it is; store nothing of its answer (`no-store`, an unsafe method, a range, a
+    /// caller's conditional the cache cannot answer).
     case bypass
     /// Send it; its answer may be stored.
     case forward
     /// Answer with the stored response, without sending anything.
     case serve(StoredResponse, CacheStatus)
+    /// Answer the caller's own conditional request with `304 Not Modified`: the stored response
+    /// is fresh and satisfies its validators.
+    case notModified(StoredResponse)
     /// Send it with these conditions on the stored response; a `304` is answered with it.
     case validate(StoredResponse, conditions: [HTTPField])
     /// Nothing usable is stored and the request may not be sent.
@@ -27,7 +30,16 @@ enum CacheLookup: Equatable {
     /// The decision for `request`, given what is `stored` for its URL (its variants, most
     /// recently used first; asked only when the request may use them) at `now`.
     static func decide(_ request: CacheRequest, stored: () -> [StoredResponse], now: Date) -> CacheLookup {
-        guard request.method == .get || request.method == .head, !request.isConditionalOrPartial else { return .bypass }
+        guard request.method == .get || request.method == .head, !request.isPartialOrPrecondition else { return .bypass }
+        let decision = decideWithoutCallerValidators(request, stored: stored, now: now)
+        guard request.hasValidators else { return decision }
+        // The caller's own conditional: answered from a fresh response, else sent as it is.
+        if case .serve(let entry, .hit) = decision, request.isNotModified(entry) { return .notModified(entry) }
+        if case .unavailable = decision { return decision }
+        return .bypass
+    }
+
+    private static func decideWithoutCallerValidators(_ request: CacheRequest, stored: () -> [StoredResponse], now: Date) -> CacheLookup {
         let control = request.cacheControl
         if control.noStore { return .bypass }
         if request.policy == .reloadIgnoringCacheData { return .forward }

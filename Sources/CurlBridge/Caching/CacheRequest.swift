@@ -40,13 +40,38 @@ struct CacheRequest: Sendable {
         return control
     }
 
-    /// Whether the caller made the request conditional or partial itself: the cache then keeps
-    /// out of it (it stores no partial content and answers no conditional of the caller's).
-    var isConditionalOrPartial: Bool {
-        Self.callerConditionNames.contains { headerFields[$0] != nil }
+    /// Whether the caller asked for a range or made the request conditional on a state the cache
+    /// cannot judge: the cache then keeps out of it (it stores no partial content).
+    var isPartialOrPrecondition: Bool {
+        Self.bypassingNames.contains { headerFields[$0] != nil }
     }
 
-    private static let callerConditionNames: [HTTPField.Name] = [
-        .range, .ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, HTTPField.Name("If-Range")!,
+    /// Whether the caller made the request conditional with validators (`If-None-Match`,
+    /// `If-Modified-Since`): a fresh stored response can answer it with `304` (RFC 9111 §4.3.2).
+    var hasValidators: Bool {
+        headerFields[.ifNoneMatch] != nil || headerFields[.ifModifiedSince] != nil
+    }
+
+    /// Whether `stored` satisfies the caller's validators: an entity tag `If-None-Match` lists
+    /// (weak comparison), or else no change since `If-Modified-Since`.
+    func isNotModified(_ stored: StoredResponse) -> Bool {
+        if let tags = headerFields[.ifNoneMatch] {
+            guard let etag = stored.headerFields[.eTag] else { return false }
+            let listed = tags.split(separator: ",").map { Self.weak($0.trimmingCharacters(in: .whitespaces)) }
+            return listed.contains("*") || listed.contains(Self.weak(etag))
+        }
+        guard let since = headerFields[.ifModifiedSince].flatMap(HTTPDate.parse),
+              let modified = (stored.headerFields[HTTPField.Name("Last-Modified")!] ?? stored.headerFields[.date]).flatMap(HTTPDate.parse)
+        else { return false }
+        return modified <= since
+    }
+
+    /// An entity tag without its weakness marker.
+    private static func weak(_ tag: String) -> String {
+        tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag
+    }
+
+    private static let bypassingNames: [HTTPField.Name] = [
+        .range, .ifMatch, .ifUnmodifiedSince, HTTPField.Name("If-Range")!,
     ]
 }

@@ -50,6 +50,12 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
             var fields = stored.headerFields
             fields[HTTPField.Name("Age")!] = String(Int(CacheFreshness(of: stored, now: now).age))
             serve(stored, fields: fields, metrics: .fromCache(status), on: served)
+        case .notModified(let stored):
+            let served = exchange(id, request, prepared, .serving, receiver, now)
+            let notModified = StoredResponse(
+                url: stored.url, status: .notModified, headerFields: HTTPFields(stored.headerFields.filter { $0.name != .contentLength }),
+                httpVersion: stored.httpVersion, body: Data(), requestTime: now, responseTime: now, variant: stored.variant)
+            serve(notModified, fields: notModified.headerFields, metrics: .fromCache(.hit), on: served)
         case .unavailable(.policy):
             receiver.transferEnded(TransferEnd(result: .failure(RequestError(
                 .notCached, "the cache holds no response for the request, and its policy forbids sending it",

@@ -16,13 +16,13 @@ enum HTTPDate {
             words.remove(at: 2)  // asctime pads a one-digit day with a space: `Nov  6`
         }
         guard !words.contains(where: \.isEmpty) else { return nil }
-        if words.count == 6, words[0].count == 4, words[0].last == ",", words[5] == "GMT" {
+        if words.count == 6, words[0].count == 4, words[0].last == ",", words[5].lowercased() == "gmt" {
             // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
             guard words[1].count == 2, let day = Int(words[1]), let month = month(words[2]), words[3].count == 4,
                   let year = Int(words[3]) else { return nil }
             return date(year: year, month: month, day: day, time: words[4])
         }
-        if words.count == 4, words[0].last == ",", words[3] == "GMT" {
+        if words.count == 4, words[0].last == ",", words[3].lowercased() == "gmt" {
             // RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
             let parts = words[1].split(separator: "-")
             guard parts.count == 3, parts[0].count == 2, let day = Int(parts[0]), let month = month(parts[1]),

@@ -96,6 +96,17 @@ struct CacheRuleTests {
         #expect(decide(request([.cacheControl: "only-if-cached"]), [stale]) == .unavailable(.onlyIfCached))
     }
 
+    @Test("The caller's own validators: a fresh match is answered 304, anything else is sent as it is")
+    func callerValidators() {
+        let fresh = stored([.cacheControl: "max-age=60", .eTag: "W/\"e\"", .init("Last-Modified")!: "Sun, 06 Nov 1994 08:49:37 GMT"])
+        #expect(decide(request([.ifNoneMatch: "\"a\", \"e\""]), [fresh]) == .notModified(fresh))
+        #expect(decide(request([.ifNoneMatch: "\"a\""]), [fresh]) == .bypass)
+        #expect(decide(request([.ifModifiedSince: "Mon, 07 Nov 1994 08:49:37 GMT"]), [fresh]) == .notModified(fresh))
+        #expect(decide(request([.ifModifiedSince: "Sat, 05 Nov 1994 08:49:37 GMT"]), [fresh]) == .bypass)
+        #expect(decide(request([.ifNoneMatch: "\"e\""]), [stored([.cacheControl: "max-age=5", .eTag: "\"e\""], age: 10)]) == .bypass)
+        #expect(!CacheAdmission.mayStore(request([.ifNoneMatch: "\"e\""]), status: 200, fields: [.cacheControl: "max-age=5"]))
+    }
+
     @Test("Lookup by policy")
     func lookupByPolicy() {
         let stale = stored([.cacheControl: "max-age=5", .eTag: "\"e\""], age: 10)
@@ -129,6 +140,8 @@ struct CacheRuleTests {
         #expect(CacheAdmission.mayStore(get, status: 200, fields: [.cacheControl: "private, max-age=5"]))
         #expect(!CacheAdmission.mayStore(get, status: 206, fields: [.cacheControl: "max-age=5"]))
         #expect(!CacheAdmission.mayStore(get, status: 200, fields: [.cacheControl: "no-store"]))
+        #expect(CacheAdmission.mayStore(get, status: 200, fields: [.cacheControl: "must-understand, no-store, max-age=5"]))
+        #expect(!CacheAdmission.mayStore(get, status: 299, fields: [.cacheControl: "must-understand, no-store, max-age=5"]))
         #expect(!CacheAdmission.mayStore(get, status: 200, fields: [.init("Vary")!: "*"]))
         #expect(!CacheAdmission.mayStore(request(method: .post), status: 200, fields: [.cacheControl: "max-age=5"]))
         let authorized = request([.authorization: "Basic x"])

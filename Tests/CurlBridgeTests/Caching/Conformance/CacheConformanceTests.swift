@@ -9,7 +9,13 @@ import Testing
 struct CacheConformanceTests {
     /// MUST-level tests that are known not to pass, by ID, with why. A listed test that passes
     /// fails the run, so the list stays honest.
-    static let knownFailures: [String: String] = [:]
+    static let knownFailures: [String: String] = [
+        "stale-while-revalidate-window": "needs stale-while-revalidate (serving stale while revalidating in the background), which this cache does not implement",
+        "stale-close-must-revalidate": "needs stale-close (serving stale when the origin drops the connection), which a client cache does not do: the caller gets connectionLost",
+        "stale-close-no-cache": "needs stale-close (serving stale when the origin drops the connection), which a client cache does not do: the caller gets connectionLost",
+        "partial-use-headers": "needs partial content combined with a stored response: this cache bypasses range requests",
+        "partial-use-stored-headers": "needs partial content combined with a stored response: this cache bypasses range requests",
+    ]
 
     @Test("Every applicable MUST-level test passes or is a known failure")
     func requiredTestsPass() async throws {
