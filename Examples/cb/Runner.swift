@@ -32,6 +32,7 @@ struct Runner: Sendable {
         }
         bar?.finish()
         await transport.shutdown()
+        configuration.cache?.flush()  // its entries are written in the background
         return statuses.first { $0 != .success } ?? (output.outputFailed ? .fileError : .success)
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 
 extension TransferOptions {
     /// The transport's configuration: trust (`--cacert`, `-k`), pins (`--pin`, for the hosts of
-    /// `urls`), redirects (`-L`, `--max-redirs`; none followed without `-L`, as curl) and retries
-    /// (`--retry`).
+    /// `urls`), redirects (`-L`, `--max-redirs`; none followed without `-L`, as curl), retries
+    /// (`--retry`) and the cache (`--cache`).
     func configuration(for urls: [String]) throws(CommandFailure) -> Configuration {
         var configuration = Configuration()
         configuration.tls.disablesCertificateVerification = insecure
@@ -12,6 +12,9 @@ extension TransferOptions {
             if let cacert {
                 let authorities = try CertificateBundle(pemFile: URL(fileURLWithPath: cacert))
                 configuration.tls.trustRoots = .replacingSystem(with: authorities)
+            }
+            if let cache {
+                configuration.cache = try HTTPCache(.disk(directory: URL(fileURLWithPath: cache, isDirectory: true), limit: 100 << 20))
             }
             if !pin.isEmpty {
                 let pinning = try Pinning.publicKeys(pin)

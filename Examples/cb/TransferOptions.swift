@@ -71,6 +71,11 @@ struct TransferOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Transfer at most N of the URLs at once.", valueName: "n"))
     var parallel = 1
 
+    @Option(help: ArgumentHelp(
+        "Keep an HTTP cache in DIR (RFC 9111, 100 MiB): a fresh stored response answers without a request, a stale one is revalidated.",
+        valueName: "dir"))
+    var cache: String?
+
     mutating func validate() throws {
         let bodies = [data != nil, json != nil, !formFields.isEmpty].filter { $0 }.count
         guard bodies <= 1 else { throw ValidationError("-d, --json and -F cannot be combined") }

@@ -21,7 +21,8 @@ enum VerboseReport {
         return """
             * \(version) \(status.code) from \(metrics.remoteAddress):\(metrics.remotePort) (local port \(metrics.localPort)), \
             reused connection: \(metrics.reusedConnection ? "yes" : "no"), redirects: \(metrics.redirectCount)\
-            \(attempts > 1 ? ", attempts: \(attempts)" : "")
+            \(attempts > 1 ? ", attempts: \(attempts)" : "")\
+            \(metrics.cacheStatus == .bypassed ? "" : ", cache: \(metrics.cacheStatus)")
             * time: \(phases.joined(separator: ", "))
             * bytes: sent \(metrics.bytesSent), received \(metrics.bytesReceived) and \(metrics.headerBytes) of headers
 
