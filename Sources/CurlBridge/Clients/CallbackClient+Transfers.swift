@@ -25,13 +25,25 @@ extension CallbackClient {
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<DownloadResponse, RequestError>) -> Void
     ) -> DownloadTask {
+        download(
+            request, to: destination, resumingFrom: resumeData, options: options, queue: queue, checkpoint: nil,
+            progress: progress, completion: completion)
+    }
+
+    /// ``download(_:to:resumingFrom:options:queue:progress:completion:)`` with checkpoints (a
+    /// ``DownloadQueue``'s).
+    func download(
+        _ request: Request, to destination: URL, resumingFrom resumeData: ResumeData?, options: DownloadOptions,
+        queue: DispatchQueue?, checkpoint: DownloadCheckpoint?, progress: (@Sendable (TransferProgress) -> Void)?,
+        completion: @escaping @Sendable (Result<DownloadResponse, RequestError>) -> Void
+    ) -> DownloadTask {
         let queue = queue ?? completionQueue
         let task = DownloadTask(queue: queue)
         // Preparing touches the disk (and hashes a partial file when resuming with a digest):
         // never on the caller's thread, which may be the main one.
         DispatchQueue.global().async { [transport] in
             let operation: DownloadOperation
-            switch DownloadOperation.prepare(request, to: destination, options: options, resuming: resumeData) {
+            switch DownloadOperation.prepare(request, to: destination, options: options, resuming: resumeData, checkpoint: checkpoint) {
             case .success(let prepared):
                 operation = prepared
             case .failure(let error):

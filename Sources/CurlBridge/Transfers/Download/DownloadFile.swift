@@ -103,6 +103,14 @@ struct DownloadFile {
         descriptor = -1
     }
 
+    /// Flushes what was written to the disk (`fsync`).
+    func flush() throws(RequestError) {
+        guard fsync(descriptor) == 0 else {
+            let code = errno
+            throw Self.fileError(code, "flushing the partial file \(url.path.debugDescription) failed")
+        }
+    }
+
     /// Closes and deletes the file.
     mutating func discard() {
         closeDescriptor()
@@ -111,6 +119,8 @@ struct DownloadFile {
 
     /// A ``RequestError/Code/fileIO`` error saying `what` failed, with the text of `errno` `code`.
     static func fileError(_ code: Int32, _ what: String) -> RequestError {
-        RequestError(.fileIO, "\(what): \(String(cString: strerror(code)))")
+        RequestError(
+            .fileIO, "\(what): \(String(cString: strerror(code)))",
+            underlying: POSIXErrorCode(rawValue: code).map { POSIXError($0) })
     }
 }

@@ -15,6 +15,8 @@ final class DownloadOperation: BodySink, Sendable {
     /// Whether this download continues the partial file of resume data: then a failure keeps it
     /// again, whatever the options say.
     private let continuesPartialFile: Bool
+    /// Flushes the partial file every so many bytes and reports what is safely on disk.
+    private let checkpoint: DownloadCheckpoint?
     private let state: PosixLock<State>
 
     /// What the body does with the bytes of the current response.
@@ -40,23 +42,34 @@ final class DownloadOperation: BodySink, Sendable {
         var validator: ResumeData.Validator?
         var isContentEncoded = false
         var expectedLength: Int64?
+        /// Bytes in the partial file at its last flush for ``checkpoint``.
+        var flushed: Int64 = 0
+        /// A write failed because the disk (or the file size limit) is full.
+        var diskFilled = false
     }
 
     /// The most of an error body kept for the error's response.
     private static let errorBodyLimit = 64 << 10
 
-    private init(request: Request, destination: URL, options: DownloadOptions, continuesPartialFile: Bool = false, state: State) {
+    private init(
+        request: Request, destination: URL, options: DownloadOptions, continuesPartialFile: Bool = false,
+        checkpoint: DownloadCheckpoint?, state: State
+    ) {
         self.request = request
         self.destination = destination
         self.options = options
         self.continuesPartialFile = continuesPartialFile
+        self.checkpoint = checkpoint
+        var state = state
+        state.flushed = state.written
         self.state = PosixLock(state)
     }
 
     /// Checks the destination and opens the partial file — a new one, or the one `resumeData`
     /// names when it still holds its bytes — before anything is requested.
     static func prepare(
-        _ request: Request, to destination: URL, options: DownloadOptions, resuming resumeData: ResumeData?
+        _ request: Request, to destination: URL, options: DownloadOptions, resuming resumeData: ResumeData?,
+        checkpoint: DownloadCheckpoint? = nil
     ) -> Result<DownloadOperation, RequestError> {
         do throws(RequestError) {
             try checkDestination(destination, options: options)
@@ -69,13 +82,13 @@ final class DownloadOperation: BodySink, Sendable {
                     .header("If-Range", resumeData.validator.headerValue)
                 return .success(DownloadOperation(
                     request: resumed, destination: destination, options: options, continuesPartialFile: true,
-                    state: State(
+                    checkpoint: checkpoint, state: State(
                         file: file, resumedFrom: resumeData.bytesOnDisk, written: resumeData.bytesOnDisk,
                         hasher: hasher, validator: resumeData.validator, expectedLength: resumeData.expectedLength)))
             }
             let file = try DownloadFile.create(besides: destination)
             return .success(DownloadOperation(
-                request: request, destination: destination, options: options,
+                request: request, destination: destination, options: options, checkpoint: checkpoint,
                 state: State(file: file, resumedFrom: 0, written: 0, hasher: options.makeHasher())))
         } catch {
             return .failure(error.attributed(to: request.method, url: request.url))
@@ -199,9 +212,17 @@ final class DownloadOperation: BodySink, Sendable {
                 if let maximum = options.maximumSize, state.written + Int64(bytes.count) > maximum {
                     return .fail(RequestError(.bodyTooLarge, "the download exceeds its limit of \(maximum) bytes"))
                 }
-                do throws(RequestError) { try state.file.write(bytes) } catch { return .fail(error) }
+                do throws(RequestError) {
+                    try state.file.write(bytes)
+                } catch {
+                    state.diskFilled = error.isDiskFull
+                    return .fail(error)
+                }
                 state.hasher?.update(bytes)
                 state.written += Int64(bytes.count)
+                if let checkpoint, state.written - state.flushed >= checkpoint.interval {
+                    do throws(RequestError) { try flush(checkpoint, &state) } catch { return .fail(error) }
+                }
             case .collectingErrorBody(var body):
                 let room = Self.errorBodyLimit - body.count
                 if room > 0 {
@@ -211,6 +232,16 @@ final class DownloadOperation: BodySink, Sendable {
             }
             return .accept
         }
+    }
+
+    /// Flushes the partial file and reports its bytes to `checkpoint`, when it could be resumed.
+    private func flush(_ checkpoint: DownloadCheckpoint, _ state: inout State) throws(RequestError) {
+        guard let validator = state.validator, !state.isContentEncoded else { return }
+        try state.file.flush()
+        state.flushed = state.written
+        checkpoint.handler(ResumeData(
+            url: request.url, validator: validator, bytesOnDisk: state.written, partialFileURL: state.file.url,
+            destination: destination, expectedLength: state.expectedLength))
     }
 
     /// A strong `ETag`, else `Last-Modified`, else `nil`.
@@ -269,6 +300,9 @@ final class DownloadOperation: BodySink, Sendable {
                 .integrityMismatch, "the download's SHA-256 is \(digest ?? "unknown"), expected \(expected.lowercased())"))
         }
         do throws(RequestError) {
+            if let checkpoint {
+                try flush(checkpoint, &state)  // what a restart needs to finish the commit itself
+            }
             try state.file.commit(to: destination, replacing: options.replacesExistingFile)
         } catch {
             return .failure(error)
@@ -283,7 +317,9 @@ final class DownloadOperation: BodySink, Sendable {
     /// Resume data for the partial file after a failure, closing (and keeping) the file; `nil`
     /// when it was not `asked` for or the download cannot be resumed.
     private func resumeData(after code: RequestError.Code, asked: Bool, _ state: inout State) -> ResumeData? {
+        // A full disk (ENOSPC, EFBIG) leaves the bytes written so far valid.
         let resumableFailure = ![.fileIO, .integrityMismatch, .bodyTooLarge, .destinationExists].contains(code)
+            || (code == .fileIO && state.diskFilled)
         guard asked, resumableFailure, state.written > 0,
             let validator = state.validator, !state.isContentEncoded
         else { return nil }

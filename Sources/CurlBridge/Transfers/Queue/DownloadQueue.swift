@@ -1,0 +1,358 @@
+import Dispatch
+import Foundation
+import HTTPTypes
+
+/// Downloads that survive the process: the Linux counterpart of a background `URLSession`.
+///
+/// A queue keeps a journal in its state directory of each download's request, destination,
+/// validator and how many bytes are safely on disk (flushed before the journal says so, every
+/// ``Options/checkpointInterval`` bytes). Kill the process at any moment and open a queue on the
+/// same directory: it rejoins every unfinished download and resumes it with `Range`/`If-Range`
+/// from the last checkpoint; a changed resource restarts from zero; a finished one is never
+/// fetched again.
+///
+/// ```swift
+/// let queue = try DownloadQueue(stateDirectory: state, transport: transport)
+/// let id = try queue.enqueue(.get("https://example.com/big.iso"), to: destination)
+/// for await event in queue.events { … }
+/// ```
+///
+/// **Secrets stay out of the journal:** `Authorization`, `Proxy-Authorization`, `Cookie`, the
+/// request's sensitive headers and its ``Request/credential`` are used while this process lives,
+/// never written; a download rejoined by a later process gets its credentials from the
+/// transport's configuration (``Configuration/credentials``, interceptors).
+///
+/// Events come three ways: ``events`` (an `AsyncSequence`), ``onEvent(queue:_:)`` (callbacks on a
+/// queue), and ``wait(for:)`` / ``waitForAll()`` (blocking).
+public final class DownloadQueue: Sendable {
+    /// How a queue runs.
+    public struct Options: Sendable, Hashable {
+        /// How many downloads transfer at once; 4 by default.
+        public var maximumConcurrentDownloads: Int
+        /// Bytes between two flushes of a download's partial file and journal records of them:
+        /// at most what a crash makes the queue fetch again; 4 MiB by default.
+        public var checkpointInterval: Int64
+        /// Failures in a row (lost connections, timeouts, 5xx) a download is resumed after before it
+        /// fails for good; 5 by default.
+        public var maximumFailures: Int
+        /// Whether each finished file's SHA-256 is computed (``QueuedDownload/sha256``); `true` by default.
+        public var computesSHA256: Bool
+
+        /// Creates options; every parameter has the default documented on its property.
+        public init(maximumConcurrentDownloads: Int = 4, checkpointInterval: Int64 = 4 << 20, maximumFailures: Int = 5, computesSHA256: Bool = true) {
+            self.maximumConcurrentDownloads = maximumConcurrentDownloads
+            self.checkpointInterval = checkpointInterval
+            self.maximumFailures = maximumFailures
+            self.computesSHA256 = computesSHA256
+        }
+    }
+
+    /// What opening the queue found.
+    public struct Recovery: Sendable, Hashable {
+        /// Unfinished downloads rejoined.
+        public var rejoined: Int
+        /// Bytes found in partial files past their last checkpoint, thrown away and fetched again.
+        public var discardedBytes: Int64
+        /// Downloads a crash had stopped while their file was moved into place, finished by the queue.
+        public var finishedOnOpening: Int
+    }
+
+    /// The state directory.
+    public let stateDirectory: URL
+    /// What opening found.
+    public let recovery: Recovery
+    private let client: CallbackClient
+    private let options: Options
+    private let state: PosixLock<Shared>
+    /// Where events are delivered, in order.
+    private let delivery = DispatchQueue(label: "CurlBridge.DownloadQueue.events")
+
+    private struct Shared {
+        var machine: DownloadQueueState
+        var journal: QueueJournal
+        var tasks: [UInt64: DownloadTask] = [:]
+        var streams: [UUID: AsyncStream<DownloadQueueEvent>.Continuation] = [:]
+        var handlers: [(DispatchQueue, @Sendable (DownloadQueueEvent) -> Void)] = []
+        var waiters: [(ids: Set<UInt64>?, signal: DispatchSemaphore)] = []
+        var isClosed = false
+    }
+
+    /// Opens the queue of `stateDirectory` (created if missing) and rejoins its unfinished downloads.
+    ///
+    /// - Throws: ``RequestError/Code/fileIO`` when the directory or its journal cannot be written.
+    public init(stateDirectory: URL, transport: Transport, options: Options = Options()) throws(RequestError) {
+        self.stateDirectory = stateDirectory
+        self.options = options
+        client = CallbackClient(transport: transport)
+        var (journal, records) = try QueueJournal.open(in: stateDirectory)
+        var machine = DownloadQueueState(concurrency: options.maximumConcurrentDownloads, maximumFailures: options.maximumFailures)
+        machine.replay(records)
+        var recovery = Recovery(rejoined: 0, discardedBytes: 0, finishedOnOpening: 0)
+        for id in machine.ids {
+            guard let entry = machine.entries[id], !entry.download.state.isFinal else { continue }
+            recovery.rejoined += 1
+            let (discarded, finished) = Self.rejoin(entry)
+            recovery.discardedBytes += discarded
+            if finished {
+                _ = machine.finishedOnRejoin(id)
+                recovery.finishedOnOpening += 1
+            }
+        }
+        try journal.rewrite(machine.compacted)
+        self.recovery = recovery
+        state = PosixLock(Shared(machine: machine, journal: journal))
+        perform(state.withLock { $0.machine.schedule() })
+    }
+
+    deinit {
+        state.withLock { shared in
+            shared.journal.close()
+            for continuation in shared.streams.values { continuation.finish() }
+        }
+    }
+
+    /// Tidies what a crash left of one download: partial files no checkpoint names; a file moved
+    /// into place, or about to be, whose last checkpoint covered it whole. Returns the bytes past
+    /// the checkpoint (fetched again) and whether the download is finished.
+    private static func rejoin(_ entry: DownloadQueueState.Entry) -> (discarded: Int64, finished: Bool) {
+        let destination = entry.download.destination
+        let directory = destination.deletingLastPathComponent()
+        let prefix = ".\(destination.lastPathComponent)."
+        let kept = entry.resume?.partialFileURL.lastPathComponent
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        where name.hasPrefix(prefix) && name.hasSuffix(".curlbridge-partial") && name != kept {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+        guard let resume = entry.resume else { return (0, false) }
+        let partialSize = Self.size(of: resume.partialFileURL)
+        if let expected = resume.expectedLength, resume.bytesOnDisk == expected {
+            if partialSize == nil, Self.size(of: destination) == expected { return (0, true) }
+            if let partialSize, partialSize >= expected, truncate(resume.partialFileURL.path, off_t(expected)) == 0,
+               rename(resume.partialFileURL.path, destination.path) == 0 {
+                return (partialSize - expected, true)
+            }
+        }
+        return (max(0, (partialSize ?? 0) - resume.bytesOnDisk), false)
+    }
+
+    private static func size(of url: URL) -> Int64? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
+    }
+
+    // MARK: The caller
+
+    /// Adds a `GET` download of `request` to `destination` (its directory created if missing; an
+    /// existing file is replaced when the download finishes) and returns its identifier, once the
+    /// journal holds it.
+    ///
+    /// - Throws: ``RequestError/Code/invalidMethod`` for a method other than `GET`, with a body;
+    ///   ``RequestError/Code/fileIO`` when the journal cannot be written.
+    @discardableResult
+    public func enqueue(_ request: Request, to destination: URL) throws(RequestError) -> UInt64 {
+        guard request.method == .get, request.body == nil else {
+            throw RequestError(.invalidMethod, "a download queue sends GET requests without a body", method: request.method, url: request.url)
+        }
+        guard destination.isFileURL else {
+            throw RequestError(.fileIO, "the destination \(destination.absoluteString.debugDescription) is not a file URL")
+        }
+        let secret: Set<HTTPField.Name> = request.sensitiveHeaderNames.union([.authorization, .proxyAuthorization, .cookie])
+        let headers = request.headerFields.filter { !secret.contains($0.name) }.map { [$0.name.rawName, $0.value] }
+        let (id, actions) = try state.withLock { (shared: inout Shared) throws(RequestError) -> (UInt64, [DownloadQueueState.Action]) in
+            var machine = shared.machine
+            let (id, actions) = machine.enqueue(url: request.url, headers: headers, destination: destination.standardizedFileURL, original: request)
+            if case .journal(let record)? = actions.first { try shared.journal.append(record) }
+            shared.machine = machine
+            return (id, Array(actions.dropFirst()))
+        }
+        perform(actions)
+        return id
+    }
+
+    /// Every download, in the order enqueued.
+    public var downloads: [QueuedDownload] {
+        state.withLock { shared in shared.machine.ids.compactMap { shared.machine.entries[$0]?.download } }
+    }
+
+    /// The download `id`, if the queue has it.
+    public func download(_ id: UInt64) -> QueuedDownload? {
+        state.withLock { $0.machine.entries[id]?.download }
+    }
+
+    /// The whole queue's progress.
+    public var progress: DownloadQueueProgress {
+        state.withLock { $0.machine.progress }
+    }
+
+    /// Pauses download `id`: a running transfer stops with its bytes kept; it waits for ``resume(_:)``,
+    /// in this process or a later one.
+    public func pause(_ id: UInt64) { act { $0.pause(id) } }
+
+    /// Resumes a paused download.
+    public func resume(_ id: UInt64) { act { $0.resume(id) } }
+
+    /// Cancels download `id` and deletes its partial file.
+    public func cancel(_ id: UInt64) { act { $0.cancel(id) } }
+
+    /// Pauses every download.
+    public func pauseAll() { act { machine in machine.ids.flatMap { machine.pause($0) } } }
+
+    /// Resumes every paused download (after a full disk, once there is room).
+    public func resumeAll() { act { machine in machine.ids.flatMap { machine.resume($0) } } }
+
+    /// Cancels every download that is not finished.
+    public func cancelAll() { act { machine in machine.ids.flatMap { machine.cancel($0) } } }
+
+    // MARK: Events
+
+    /// Every event from now on, as an `AsyncSequence`; it ends when the queue is released.
+    public var events: AsyncStream<DownloadQueueEvent> {
+        let (stream, continuation) = AsyncStream<DownloadQueueEvent>.makeStream()
+        let key = UUID()
+        state.withLock { $0.streams[key] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.streams.removeValue(forKey: key) }
+        }
+        return stream
+    }
+
+    /// Calls `handler` on `queue` with every event from now on.
+    public func onEvent(queue: DispatchQueue = .main, _ handler: @escaping @Sendable (DownloadQueueEvent) -> Void) {
+        state.withLock { $0.handlers.append((queue, handler)) }
+    }
+
+    /// Blocks until download `id` is finished, failed or cancelled, and returns it. Refused (a
+    /// ``RequestError/Code/blockingRefused``) on the main thread and inside a Swift task.
+    @available(*, noasync, message: "use events, or onEvent(queue:_:)")
+    public func wait(for id: UInt64) throws(RequestError) -> QueuedDownload {
+        try block(until: [id])
+        guard let download = download(id) else { throw RequestError(.transportFailure, "the queue has no download \(id)") }
+        return download
+    }
+
+    /// Blocks until every download is finished, failed or cancelled (paused ones too: a full disk
+    /// ends the wait), and returns them. Refused as ``wait(for:)`` is.
+    @available(*, noasync, message: "use events, or onEvent(queue:_:)")
+    public func waitForAll() throws(RequestError) -> [QueuedDownload] {
+        try block(until: nil)
+        return downloads
+    }
+
+    private func block(until ids: Set<UInt64>?) throws(RequestError) {
+        if let refusal = BlockingGuard.refusal(BlockingClient.Policy()) {
+            throw RequestError(.blockingRefused, refusal)
+        }
+        let signal = DispatchSemaphore(value: 0)
+        let isDone = state.withLock { shared in
+            if Self.isSettled(ids, shared.machine) { return true }
+            shared.waiters.append((ids, signal))
+            return false
+        }
+        if !isDone { signal.wait() }
+    }
+
+    /// Whether `ids` (every download, when `nil`) are final — or, for all, final or paused.
+    private static func isSettled(_ ids: Set<UInt64>?, _ machine: DownloadQueueState) -> Bool {
+        if let ids { return ids.allSatisfy { machine.entries[$0].map(\.download.state.isFinal) ?? true } }
+        return machine.entries.values.allSatisfy { $0.download.state.isFinal || $0.download.state == .paused }
+    }
+
+    // MARK: Performing the machine's actions
+
+    private func act(_ decide: (inout DownloadQueueState) -> [DownloadQueueState.Action]) {
+        perform(state.withLock { decide(&$0.machine) })
+    }
+
+    private func perform(_ actions: [DownloadQueueState.Action]) {
+        for action in actions {
+            switch action {
+            case .journal(let record):
+                journal(record)
+            case .start(let id):
+                start(id)
+            case .stop(let id):
+                let task = state.withLock { $0.tasks[id] }
+                task?.cancel(producingResumeData: { _ in })
+            case .discard(let resume):
+                resume.discard()
+            case .emit(.changed(let id)):
+                if let download = download(id) { emit(.changed(download)) }
+            case .emit(.diskFull(let message)):
+                emit(.diskFull(RequestError(.fileIO, message)))
+            }
+        }
+        wakeWaiters()
+    }
+
+    /// Appends `record`; a journal that cannot be written pauses nothing but is reported.
+    private func journal(_ record: QueueJournal.Record) {
+        let failure = state.withLock { shared -> RequestError? in
+            do throws(RequestError) {
+                try shared.journal.append(record)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { emit(.diskFull(failure)) }
+    }
+
+    private func start(_ id: UInt64) {
+        guard let entry = state.withLock({ $0.machine.entries[id] }) else { return }
+        let request = entry.original ?? Self.request(entry)
+        let checkpoint = DownloadCheckpoint(interval: options.checkpointInterval) { [weak self] resume in
+            self?.act { $0.checkpoint(id, resume) }
+        }
+        let downloadOptions = DownloadOptions(
+            createsIntermediateDirectories: true, computesSHA256: options.computesSHA256, keepsPartialFileForResume: true)
+        let task = client.download(
+            request, to: entry.download.destination, resumingFrom: entry.resume, options: downloadOptions,
+            queue: delivery, checkpoint: checkpoint,
+            progress: { [weak self] progress in self?.emit(.progress(id: id, progress), onDelivery: true) },
+            completion: { [weak self] result in
+                guard let self else { return }
+                state.withLock { _ = $0.tasks.removeValue(forKey: id) }
+                act { $0.ended(id, result) }
+            })
+        state.withLock { $0.tasks[id] = task }
+    }
+
+    /// The request a later process rebuilds from the journal.
+    private static func request(_ entry: DownloadQueueState.Entry) -> Request {
+        var fields = HTTPFields()
+        for pair in entry.headers where pair.count == 2 {
+            if let name = HTTPField.Name(pair[0]) { fields.append(HTTPField(name: name, value: pair[1])) }
+        }
+        return Request.get(entry.download.url).headers(fields)
+    }
+
+    private func emit(_ event: DownloadQueueEvent, onDelivery: Bool = false) {
+        let (streams, handlers) = state.withLock { (Array($0.streams.values), $0.handlers) }
+        let deliver: @Sendable () -> Void = {
+            for continuation in streams { continuation.yield(event) }
+        }
+        if onDelivery { deliver() } else { delivery.async(execute: deliver) }
+        for (queue, handler) in handlers { queue.async { handler(event) } }
+    }
+
+    private func wakeWaiters() {
+        let ready = state.withLock { shared -> [DispatchSemaphore] in
+            let machine = shared.machine
+            let (done, waiting) = shared.waiters.partitioned { Self.isSettled($0.ids, machine) }
+            shared.waiters = waiting
+            return done.map(\.signal)
+        }
+        for signal in ready { signal.signal() }
+    }
+}
+
+extension Array {
+    /// The elements that satisfy `isIncluded`, and the others, each in order.
+    fileprivate func partitioned(_ isIncluded: (Element) -> Bool) -> ([Element], [Element]) {
+        var included: [Element] = []
+        var excluded: [Element] = []
+        for element in self {
+            if isIncluded(element) { included.append(element) } else { excluded.append(element) }
+        }
+        return (included, excluded)
+    }
+}

@@ -1,0 +1,288 @@
+import Foundation
+
+/// The decisions of a ``DownloadQueue``, as a value: which download starts, what a transfer's
+/// end means, what is journaled and reported. Each method changes the state and returns the
+/// actions for the queue to perform, in order; it does no I/O, so it is tested without any.
+struct DownloadQueueState {
+    /// One download.
+    struct Entry {
+        var download: QueuedDownload
+        /// The request as journaled (no secrets): method `GET`, URL, header lines.
+        var headers: [[String]]
+        /// The caller's own request, secrets included, while this process lives.
+        var original: Request?
+        /// What is safely on disk, as the last checkpoint said.
+        var resume: ResumeData?
+        /// Failures in a row that it was started again after.
+        var failures = 0
+        /// A pause was asked while it ran: its end pauses it.
+        var pauseAsked = false
+        /// A cancel was asked while it ran.
+        var cancelAsked = false
+    }
+
+    enum Action: Equatable {
+        case journal(QueueJournal.Record)
+        case start(id: UInt64)
+        /// Stop the running transfer, producing resume data.
+        case stop(id: UInt64)
+        /// Delete a partial file nobody will resume.
+        case discard(ResumeData)
+        case emit(Event)
+    }
+
+    /// What the queue reports, without its payloads' heavy parts.
+    enum Event: Equatable {
+        case changed(UInt64)
+        case diskFull(String)
+    }
+
+    private(set) var entries: [UInt64: Entry] = [:]
+    /// Ids in the order they were enqueued.
+    private(set) var order: [UInt64] = []
+    let concurrency: Int
+    let maximumFailures: Int
+    private(set) var nextID: UInt64 = 1
+
+    init(concurrency: Int, maximumFailures: Int) {
+        self.concurrency = max(1, concurrency)
+        self.maximumFailures = maximumFailures
+    }
+
+    var running: Int { entries.values.filter { $0.download.state == .running }.count }
+
+    // MARK: Rejoining
+
+    /// Rebuilds the state from the journal's records; every download that was running waits again.
+    mutating func replay(_ records: [QueueJournal.Record]) {
+        for record in records {
+            nextID = max(nextID, record.id + 1)
+            switch record.operation {
+            case .enqueue:
+                guard let url = record.url, let destination = record.destination else { continue }
+                if entries[record.id] == nil { order.append(record.id) }
+                entries[record.id] = Entry(
+                    download: QueuedDownload(
+                        id: record.id, url: url, destination: URL(fileURLWithPath: destination), state: .waiting, bytesOnDisk: 0),
+                    headers: record.headers ?? [])
+            case .checkpoint:
+                guard let resume = record.resume else { continue }
+                entries[record.id]?.resume = resume
+                entries[record.id]?.download.bytesOnDisk = resume.bytesOnDisk
+                entries[record.id]?.download.expectedLength = resume.expectedLength
+            case .finish:
+                entries[record.id]?.download.state = .finished
+                entries[record.id]?.download.sha256 = record.sha256
+                if let bytes = record.bytes { entries[record.id]?.download.bytesOnDisk = bytes }
+                entries[record.id]?.resume = nil
+            case .fail:
+                entries[record.id]?.download.state = .failed
+                entries[record.id]?.download.error = RequestError(.transportFailure, record.error ?? "failed in an earlier run")
+            case .cancel:
+                entries[record.id]?.download.state = .cancelled
+                entries[record.id]?.resume = nil
+            case .pause:
+                if entries[record.id]?.download.state.isFinal == false { entries[record.id]?.download.state = .paused }
+            case .resume:
+                if entries[record.id]?.download.state == .paused { entries[record.id]?.download.state = .waiting }
+            }
+        }
+    }
+
+    /// The journal's records for the state as it is: one `enqueue` and at most one more per download.
+    var compacted: [QueueJournal.Record] {
+        order.compactMap { entries[$0] }.flatMap { entry -> [QueueJournal.Record] in
+            let download = entry.download
+            var records = [QueueJournal.Record(
+                operation: .enqueue, id: download.id, url: download.url, headers: entry.headers, destination: download.destination.path)]
+            switch download.state {
+            case .finished: records.append(.init(operation: .finish, id: download.id, sha256: download.sha256, bytes: download.bytesOnDisk))
+            case .failed: records.append(.init(operation: .fail, id: download.id, error: download.error?.message))
+            case .cancelled: records.append(.init(operation: .cancel, id: download.id))
+            case .waiting, .running, .paused:
+                if let resume = entry.resume { records.append(.init(operation: .checkpoint, id: download.id, resume: resume)) }
+                if download.state == .paused { records.append(.init(operation: .pause, id: download.id)) }
+            }
+            return records
+        }
+    }
+
+    /// A rejoined download whose last checkpoint covered the whole file was being moved into place
+    /// when the process ended: it is finished now, moved by the queue.
+    mutating func finishedOnRejoin(_ id: UInt64) -> [Action] {
+        guard var entry = entries[id], let resume = entry.resume else { return [] }
+        entry.download.state = .finished
+        entry.download.bytesOnDisk = resume.bytesOnDisk
+        entry.resume = nil
+        entries[id] = entry
+        return [.journal(.init(operation: .finish, id: id, bytes: resume.bytesOnDisk))]
+    }
+
+    // MARK: The caller
+
+    mutating func enqueue(url: String, headers: [[String]], destination: URL, original: Request) -> (UInt64, [Action]) {
+        let id = nextID
+        nextID += 1
+        order.append(id)
+        entries[id] = Entry(
+            download: QueuedDownload(id: id, url: url, destination: destination, state: .waiting, bytesOnDisk: 0),
+            headers: headers, original: original)
+        let record = QueueJournal.Record(operation: .enqueue, id: id, url: url, headers: headers, destination: destination.path)
+        return (id, [.journal(record), .emit(.changed(id))] + schedule())
+    }
+
+    mutating func pause(_ id: UInt64) -> [Action] {
+        guard var entry = entries[id], !entry.download.state.isFinal, entry.download.state != .paused else { return [] }
+        if entry.download.state == .running {
+            entry.pauseAsked = true
+            entries[id] = entry
+            return [.journal(.init(operation: .pause, id: id)), .stop(id: id)]
+        }
+        entry.download.state = .paused
+        entries[id] = entry
+        return [.journal(.init(operation: .pause, id: id)), .emit(.changed(id))]
+    }
+
+    mutating func resume(_ id: UInt64) -> [Action] {
+        guard var entry = entries[id] else { return [] }
+        if entry.download.state == .running, entry.pauseAsked {
+            entry.pauseAsked = false
+            entries[id] = entry
+            return [.journal(.init(operation: .resume, id: id))]
+        }
+        guard entry.download.state == .paused else { return [] }
+        entry.download.state = .waiting
+        entry.download.error = nil
+        entry.failures = 0
+        entries[id] = entry
+        return [.journal(.init(operation: .resume, id: id)), .emit(.changed(id))] + schedule()
+    }
+
+    mutating func cancel(_ id: UInt64) -> [Action] {
+        guard var entry = entries[id], !entry.download.state.isFinal else { return [] }
+        if entry.download.state == .running {
+            entry.cancelAsked = true
+            entries[id] = entry
+            return [.journal(.init(operation: .cancel, id: id)), .stop(id: id)]
+        }
+        entry.download.state = .cancelled
+        let partial = entry.resume
+        entry.resume = nil
+        entries[id] = entry
+        return [.journal(.init(operation: .cancel, id: id))] + (partial.map { [.discard($0)] } ?? []) + [.emit(.changed(id))]
+    }
+
+    /// Every id, in order.
+    var ids: [UInt64] { order }
+
+    // MARK: Transfers
+
+    /// The downloads to start now: waiting ones, in order, while slots are free.
+    mutating func schedule() -> [Action] {
+        var free = concurrency - running
+        var actions: [Action] = []
+        for id in order where free > 0 {
+            guard entries[id]?.download.state == .waiting else { continue }
+            entries[id]!.download.state = .running
+            actions += [.start(id: id), .emit(.changed(id))]
+            free -= 1
+        }
+        return actions
+    }
+
+    /// A checkpoint: `resume`'s bytes are safely on disk.
+    mutating func checkpoint(_ id: UInt64, _ resume: ResumeData) -> [Action] {
+        guard var entry = entries[id], entry.download.state == .running else { return [] }
+        entry.resume = resume
+        entry.download.bytesOnDisk = resume.bytesOnDisk
+        entry.download.expectedLength = resume.expectedLength
+        entries[id] = entry
+        return [.journal(.init(operation: .checkpoint, id: id, resume: resume))]
+    }
+
+    /// A transfer ended.
+    mutating func ended(_ id: UInt64, _ result: Result<DownloadResponse, RequestError>) -> [Action] {
+        guard var entry = entries[id], entry.download.state == .running else { return [] }
+        var actions: [Action] = []
+        switch result {
+        case .success(let response):
+            entry.download.state = .finished
+            entry.download.sha256 = response.sha256
+            entry.download.bytesOnDisk = response.bytesWritten
+            entry.download.expectedLength = response.bytesWritten
+            entry.resume = nil
+            if entry.cancelAsked { entry.cancelAsked = false }  // too late: it finished
+            actions.append(.journal(.init(operation: .finish, id: id, sha256: response.sha256, bytes: response.bytesWritten)))
+        case .failure(let error):
+            if let resume = error.resumeData {
+                entry.resume = resume
+                entry.download.bytesOnDisk = resume.bytesOnDisk
+                actions.append(.journal(.init(operation: .checkpoint, id: id, resume: resume)))
+            } else if error.code != .cancelled || entry.cancelAsked {
+                // Its bytes are gone (deleted by the download): a restart begins from zero.
+                entry.resume = nil
+                entry.download.bytesOnDisk = 0
+            }
+            entry.download.error = error
+            if entry.cancelAsked {
+                entry.download.state = .cancelled
+                if let partial = entry.resume { actions.append(.discard(partial)) }
+                entry.resume = nil
+            } else if entry.pauseAsked {
+                entry.download.state = .paused
+            } else if error.isDiskFull {
+                entry.download.state = .paused
+                actions.append(.journal(.init(operation: .pause, id: id)))
+            } else if Self.isTransient(error), entry.failures < maximumFailures {
+                entry.failures += 1
+                entry.download.state = .waiting
+            } else {
+                entry.download.state = .failed
+                actions.append(.journal(.init(operation: .fail, id: id, error: "\(error.code): \(error.message)")))
+            }
+        }
+        entry.pauseAsked = false
+        entries[id] = entry
+        actions.append(.emit(.changed(id)))
+        if case .failure(let error) = result, error.isDiskFull {
+            actions += pauseAllForDiskFull(error)
+        }
+        return actions + schedule()
+    }
+
+    /// A full disk pauses every download that is not final (running ones stop with their bytes).
+    private mutating func pauseAllForDiskFull(_ error: RequestError) -> [Action] {
+        var actions: [Action] = [.emit(.diskFull(error.message))]
+        for id in order {
+            guard let state = entries[id]?.download.state else { continue }
+            switch state {
+            case .waiting:
+                entries[id]!.download.state = .paused
+                actions += [.journal(.init(operation: .pause, id: id)), .emit(.changed(id))]
+            case .running:
+                entries[id]!.pauseAsked = true
+                actions += [.journal(.init(operation: .pause, id: id)), .stop(id: id)]
+            case .paused, .finished, .failed, .cancelled:
+                break
+            }
+        }
+        return actions
+    }
+
+    /// Failures worth another try from the bytes on disk: the connection, the server's 5xx, time.
+    static func isTransient(_ error: RequestError) -> Bool {
+        if error.code.isTimeout { return true }
+        if error.code == .unacceptableStatus, let status = error.response?.status.code { return status >= 500 || status == 429 }
+        return [.connectionLost, .responseTruncated, .connectFailed, .protocolError, .transportFailure, .hostNotFound].contains(error.code)
+    }
+
+    /// The whole queue's progress.
+    var progress: DownloadQueueProgress {
+        let counted = entries.values.map(\.download).filter { $0.state != .cancelled }
+        let lengths = counted.map(\.expectedLength)
+        return DownloadQueueProgress(
+            downloads: counted.count, finished: counted.filter { $0.state == .finished }.count,
+            bytesOnDisk: counted.reduce(0) { $0 + $1.bytesOnDisk },
+            expectedBytes: lengths.contains(nil) ? nil : lengths.reduce(0) { $0 + ($1 ?? 0) })
+    }
+}
