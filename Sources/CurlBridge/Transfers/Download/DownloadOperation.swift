@@ -323,9 +323,15 @@ final class DownloadOperation: BodySink, Sendable {
         guard asked, resumableFailure, state.written > 0,
             let validator = state.validator, !state.isContentEncoded
         else { return nil }
+        // With checkpoints, resume data names only flushed bytes: a journal may record it.
+        var kept = state.written
+        if checkpoint != nil {
+            do throws(RequestError) { try state.file.flush() } catch { kept = state.flushed }
+        }
         state.file.closeDescriptor()
+        guard kept > 0 else { return nil }
         return ResumeData(
-            url: request.url, validator: validator, bytesOnDisk: state.written, partialFileURL: state.file.url,
+            url: request.url, validator: validator, bytesOnDisk: kept, partialFileURL: state.file.url,
             destination: destination, expectedLength: state.expectedLength)
     }
 }

@@ -1,0 +1,187 @@
+@testable import CurlBridge
+import CurlBridgeTestServer
+import Foundation
+import Testing
+
+/// The durable download queue through the test server: events in the three styles over
+/// HTTP/1.1 and HTTP/2, a queue reopened on its state directory, a changed resource, secrets kept
+/// out of the journal, cancel and pause.
+@Suite("DownloadQueue: downloads that survive the process", .hangGuard)
+struct DownloadQueueTests {
+    /// A scratch directory with a state directory and an output directory in it.
+    struct Scratch {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("queue-\(UUID().uuidString)", isDirectory: true)
+        var state: URL { root.appendingPathComponent("state", isDirectory: true) }
+        func file(_ name: String) -> URL { root.appendingPathComponent("out/\(name)") }
+        func remove() { try? FileManager.default.removeItem(at: root) }
+
+        /// Files in the output directory, hidden partial files included.
+        var outputNames: [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("out").path)) ?? []).sorted()
+        }
+    }
+
+    private func url(_ server: TestServer, tls: Bool, _ size: Int, key: String, _ extra: String = "") -> String {
+        "\(tls ? server.httpsURL : server.httpURL)resource/\(size)?count=\(key)\(extra)"
+    }
+
+    /// Waits until `isMet` holds for the queue.
+    private func waitUntil(_ what: String, limit: Duration = .seconds(60), _ isMet: @escaping @Sendable () -> Bool) async throws {
+        let met = await poll(within: limit, until: isMet)
+        try #require(met, "\(what) within \(limit)")
+    }
+
+    @Test("Every download finishes byte-identical, reported in each style", arguments: ClientStyle.allCases)
+    func downloadsFinishInEveryStyle(style: ClientStyle) async throws {
+        for tls in [false, true] {
+            let scratch = Scratch()
+            defer { scratch.remove() }
+            let server = try await Fixture.server()
+            let queue = try DownloadQueue(
+                stateDirectory: scratch.state, transport: Fixture.transport(server, tls: tls), options: .init(maximumConcurrentDownloads: 2))
+            let sizes = [300_000, 1_000_000, 1]
+            let key = UUID().uuidString
+            let events = queue.events
+            let callbacks = PosixLock<[QueuedDownload]>([])
+            queue.onEvent(queue: DispatchQueue(label: "test")) { event in
+                if case .changed(let download) = event, download.state.isFinal { callbacks.withLock { $0.append(download) } }
+            }
+            let ids = try sizes.enumerated().map { index, size in
+                try queue.enqueue(.get(url(server, tls: tls, size, key: key)), to: scratch.file("f\(index)"))
+            }
+
+            let finished: [QueuedDownload]
+            switch style {
+            case .async:
+                var seen: [UInt64: QueuedDownload] = [:]
+                for await event in events {
+                    if case .changed(let download) = event, download.state.isFinal { seen[download.id] = download }
+                    if seen.count == ids.count { break }
+                }
+                finished = ids.compactMap { seen[$0] }
+            case .callback:
+                try await waitUntil("three final callbacks") { callbacks.withLock { $0.count } == 3 }
+                finished = callbacks.withLock { $0 }.sorted { $0.id < $1.id }
+            case .blocking:
+                finished = try await onWorkerThread { Result { () throws(RequestError) in try queue.waitForAll() } }.get()
+            }
+
+            #expect(finished.map(\.state) == [.finished, .finished, .finished], "tls: \(tls)")
+            for (index, size) in sizes.enumerated() {
+                expectSameBytes(try? Data(contentsOf: scratch.file("f\(index)")), resourceBytes(count: size))
+                #expect(finished[index].sha256 == sha256Hex(resourceBytes(count: size)), "tls: \(tls)")
+            }
+            #expect(queue.progress == DownloadQueueProgress(downloads: 3, finished: 3, bytesOnDisk: 1_300_001, expectedBytes: 1_300_001))
+            #expect(TestServer.requestCount(key: key) == 3)
+        }
+    }
+
+    /// A queue with a download stopped after its first checkpoints and paused; released before it returns.
+    /// Returns its id and the bytes its pause kept (all it received: the server stalls after 300,000).
+    private func pausedDownload(_ scratch: Scratch, _ server: TestServer, key: String) async throws -> (UInt64, Int64) {
+        let queue = try DownloadQueue(
+            stateDirectory: scratch.state, transport: Fixture.transport(server), options: .init(checkpointInterval: 65_536))
+        let id = try queue.enqueue(.get(url(server, tls: false, 500_000, key: key, "&stall-after=300000")), to: scratch.file("big"))
+        try await waitUntil("three checkpoints") { (queue.download(id)?.bytesOnDisk ?? 0) >= 196_608 }
+        queue.pause(id)
+        try await waitUntil("the pause") { queue.download(id)?.state == .paused }
+        return (id, queue.download(id)?.bytesOnDisk ?? 0)
+    }
+
+    @Test("A queue opened on the directory rejoins a paused download from its last checkpoint, then never fetches it again")
+    func rejoinFromTheLastCheckpoint() async throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let server = try await Fixture.server()
+        let key = UUID().uuidString
+        let (id, kept) = try await pausedDownload(scratch, server, key: key)
+
+        let reopened = try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server))
+        #expect(reopened.recovery.rejoined == 1)
+        #expect(reopened.download(id)?.state == .paused)
+        #expect(kept >= 196_608 && reopened.download(id)?.bytesOnDisk == kept)
+        reopened.resume(id)
+        let done = try await onWorkerThread { Result { () throws(RequestError) in try reopened.wait(for: id) } }.get()
+
+        #expect(done.state == .finished)
+        expectSameBytes(try? Data(contentsOf: scratch.file("big")), resourceBytes(count: 500_000))
+        #expect(TestServer.requestCount(key: key) == 2, "the rest of the file, once")
+        #expect(scratch.outputNames == ["big"], "no partial file left")
+
+        let third = try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server))
+        #expect(third.download(id)?.state == .finished && third.recovery.rejoined == 0)
+        #expect(TestServer.requestCount(key: key) == 2, "a finished download is never fetched again")
+    }
+
+    @Test("A resource that changed since the checkpoint is fetched again from zero")
+    func changedResourceRestarts() async throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let server = try await Fixture.server()
+        let key = UUID().uuidString
+        let (id, _) = try await pausedDownload(scratch, server, key: key)
+        // The resource changed: its validator is no longer the journaled one.
+        let journal = scratch.state.appendingPathComponent("journal")
+        let text = try String(contentsOf: journal, encoding: .utf8)
+        let tag = try #require(text.firstRange(of: #/entityTag\":\{\"_0\":\"\\\"[^\\]*\\\"\"/#))
+        try text.replacingCharacters(in: tag, with: #"entityTag":{"_0":"\"changed\""#).write(to: journal, atomically: true, encoding: .utf8)
+
+        let reopened = try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server))
+        reopened.resume(id)
+        let done = try await onWorkerThread { Result { () throws(RequestError) in try reopened.wait(for: id) } }.get()
+
+        #expect(done.state == .finished)
+        #expect(done.sha256 == sha256Hex(resourceBytes(count: 500_000)), "the whole file, hashed from its first byte")
+        expectSameBytes(try? Data(contentsOf: scratch.file("big")), resourceBytes(count: 500_000))
+    }
+
+    @Test("A cut connection is resumed from the bytes on disk within the same run")
+    func cutIsResumed() async throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let server = try await Fixture.server()
+        let key = UUID().uuidString
+        let queue = try DownloadQueue(
+            stateDirectory: scratch.state, transport: Fixture.transport(server), options: .init(checkpointInterval: 65_536))
+        let id = try queue.enqueue(.get(url(server, tls: false, 500_000, key: key, "&cut=300000")), to: scratch.file("cut"))
+        let done = try await onWorkerThread { Result { () throws(RequestError) in try queue.wait(for: id) } }.get()
+
+        #expect(done.state == .finished)
+        expectSameBytes(try? Data(contentsOf: scratch.file("cut")), resourceBytes(count: 500_000))
+        #expect(TestServer.requestCount(key: key) == 2)
+    }
+
+    @Test("Secrets stay out of the journal; other headers are kept for a later process")
+    func secretsStayOutOfTheJournal() async throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let server = try await Fixture.server()
+        let queue = try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server))
+        let request = Request.get(url(server, tls: false, 10, key: UUID().uuidString))
+            .header("Authorization", "Bearer top-secret").header("X-Api-Key", "key-secret", sensitive: true).header("X-Trace", "t-1")
+        let id = try queue.enqueue(request, to: scratch.file("small"))
+        _ = try await onWorkerThread { Result { () throws(RequestError) in try queue.wait(for: id) } }.get()
+
+        let journal = try String(contentsOf: scratch.state.appendingPathComponent("journal"), encoding: .utf8)
+        #expect(!journal.contains("top-secret") && !journal.contains("key-secret"))
+        #expect(journal.contains("t-1"))
+        let permissions = try FileManager.default.attributesOfItem(atPath: scratch.state.appendingPathComponent("journal").path)[.posixPermissions] as? Int
+        #expect(permissions == 0o600)
+    }
+
+    @Test("Cancelling a download deletes its partial file; a POST is refused")
+    func cancelAndRefusal() async throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let server = try await Fixture.server()
+        let queue = try DownloadQueue(
+            stateDirectory: scratch.state, transport: Fixture.transport(server), options: .init(checkpointInterval: 65_536))
+        let id = try queue.enqueue(.get(url(server, tls: false, 500_000, key: UUID().uuidString, "&stall-after=300000")), to: scratch.file("x"))
+        try await waitUntil("a checkpoint") { (queue.download(id)?.bytesOnDisk ?? 0) > 0 }
+        queue.cancel(id)
+        try await waitUntil("the cancel") { queue.download(id)?.state == .cancelled }
+
+        #expect(scratch.outputNames.isEmpty, "\(scratch.outputNames)")
+        #expect(throws: RequestError.self) { try queue.enqueue(.post(url(server, tls: false, 1, key: "x")), to: scratch.file("p")) }
+    }
+}
