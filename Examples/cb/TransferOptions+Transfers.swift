@@ -17,7 +17,7 @@ extension TransferOptions {
     /// Where `-o` puts each URL's body: the file it names, for one URL; for several URLs (or a
     /// path ending in `/`, or an existing directory) a directory, each file named after its URL's
     /// last path component (`-2`, `-3`… after names already taken). `nil` without `-o`.
-    private func destinations(for urls: [String]) -> [URL?] {
+    func destinations(for urls: [String]) -> [URL?] {
         guard let output else { return urls.map { _ in nil } }
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory)

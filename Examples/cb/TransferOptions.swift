@@ -76,6 +76,11 @@ struct TransferOptions: ParsableArguments {
         valueName: "dir"))
     var cache: String?
 
+    @Option(help: ArgumentHelp(
+        "With get and -o, download through a durable queue whose journal is in DIR: run again with the same arguments after a crash or kill to finish the batch.",
+        valueName: "dir"))
+    var queue: String?
+
     mutating func validate() throws {
         let bodies = [data != nil, json != nil, !formFields.isEmpty].filter { $0 }.count
         guard bodies <= 1 else { throw ValidationError("-d, --json and -F cannot be combined") }
@@ -86,6 +91,8 @@ struct TransferOptions: ParsableArguments {
         guard parallel >= 1 else { throw ValidationError("--parallel takes a count of 1 or more") }
         guard (maximumRedirects ?? 0) >= 0 else { throw ValidationError("--max-redirs takes a count of 0 or more") }
         guard !resume || output != nil else { throw ValidationError("--resume continues a download: it needs -o FILE") }
+        guard queue == nil || output != nil else { throw ValidationError("--queue downloads to files: it needs -o FILE or -o DIR/") }
+        guard queue == nil || !resume else { throw ValidationError("--queue resumes by itself: leave out --resume") }
         for seconds in [connectTimeout, maximumTime].compactMap({ $0 }) where !(seconds > 0) {
             throw ValidationError("timeouts are a number of seconds above 0")
         }

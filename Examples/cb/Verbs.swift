@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HTTPTypes
 
 /// A `cb` subcommand: one HTTP method, the shared options, and the URLs.
@@ -10,17 +11,26 @@ protocol VerbCommand: AsyncParsableCommand {
 
 extension VerbCommand {
     func run() async throws {
-        let runner: Runner
+        let job: @Sendable () async -> ExitStatus
         do throws(CommandFailure) {
-            runner = Runner(
-                transfers: options.transfers(Self.method, urls),
-                configuration: try options.configuration(for: urls), parallel: options.parallel)
+            let configuration = try options.configuration(for: urls)
+            if let queue = options.queue {
+                guard Self.method == .get else { throw CommandFailure(.usage, "--queue downloads with get only") }
+                let run = QueueRun(
+                    stateDirectory: URL(fileURLWithPath: queue, isDirectory: true),
+                    downloads: zip(urls, options.destinations(for: urls).compactMap { $0 }).map { ($0, $1) },
+                    configuration: configuration, parallel: options.parallel, isVerbose: options.verbose)
+                job = { await run.run() }
+            } else {
+                let runner = Runner(transfers: options.transfers(Self.method, urls), configuration: configuration, parallel: options.parallel)
+                job = { await runner.run() }
+            }
         } catch {
             StandardStream.error.write("cb: \(error.message)\n")
             throw ExitCode(error.status.rawValue)
         }
         let interrupt = Interrupt()
-        let work = Task { await runner.run() }
+        let work = Task { await job() }
         interrupt.attach(work)
         let status = await work.value
         withExtendedLifetime(interrupt) {}

@@ -22,3 +22,26 @@ import Testing
         #expect(origin.count == 1)
     }
 }
+
+/// `cb get --queue DIR`: a batch through the durable queue; running it again fetches nothing more.
+@Suite(.hangGuard) struct CbQueueTests {
+    @Test func aBatchFinishesAndARerunFetchesNothingAgain() async throws {
+        let server = try await Fixture.server()
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let key = UUID().uuidString
+        let urls = ["\(server.httpURL)resource/300000?count=\(key)", "\(server.httpURL)resource/5000?count=\(key)&version=2"]
+        let arguments = ["get", "-v", "--queue", directory.appendingPathComponent("state").path, "-o", directory.appendingPathComponent("out/").path] + urls
+        let cb = try Cb()
+
+        let first = try await cb.run(arguments)
+        let second = try await cb.run(arguments)
+
+        #expect(first.status == 0, "\(first)")
+        #expect(first.error.contains("finished, 300000 bytes, sha256 \(sha256Hex(resourceBytes(count: 300_000)))"), "\(first)")
+        expectSameBytes(try? Data(contentsOf: directory.appendingPathComponent("out/300000")), resourceBytes(count: 300_000))
+        expectSameBytes(try? Data(contentsOf: directory.appendingPathComponent("out/5000")), resourceBytes(count: 5000, version: 2))
+        #expect(second.status == 0, "\(second)")
+        #expect(TestServer.requestCount(key: key) == 2, "the second run finds both finished")
+    }
+}

@@ -1,0 +1,68 @@
+import CurlBridge
+import Foundation
+
+/// `cb get --queue DIR -o …`: the downloads go through a ``DownloadQueue`` whose journal is in
+/// DIR, so that a `cb` killed at any moment and run again with the same arguments finishes the
+/// batch, fetching again only what was not safely on disk.
+struct QueueRun: Sendable {
+    let stateDirectory: URL
+    /// Each URL and where it goes.
+    let downloads: [(url: String, destination: URL)]
+    let configuration: Configuration
+    let parallel: Int
+    let isVerbose: Bool
+
+    func run() async -> ExitStatus {
+        let transport = Transport(configuration: configuration)
+        defer { Task { await transport.shutdown() } }
+        let queue: DownloadQueue
+        do throws(RequestError) {
+            queue = try DownloadQueue(
+                stateDirectory: stateDirectory, transport: transport, options: .init(maximumConcurrentDownloads: parallel))
+            if queue.recovery.rejoined > 0 {
+                StandardStream.error.write("cb: rejoined \(queue.recovery.rejoined) unfinished download(s) from \(stateDirectory.path)\n")
+            }
+            let known = Set(queue.downloads.map { "\($0.url) \($0.destination.path)" })
+            for download in downloads where !known.contains("\(download.url) \(download.destination.standardizedFileURL.path)") {
+                try queue.enqueue(.get(download.url), to: download.destination)
+            }
+        } catch {
+            StandardStream.error.write("cb: \(error.message)\n")
+            return ExitStatus(error)
+        }
+        let events = queue.events
+        var outcome = Self.outcome(queue.downloads)
+        if outcome == nil {
+            for await event in events {
+                switch event {
+                case .changed(let download):
+                    report(download)
+                case .diskFull(let error):
+                    StandardStream.error.write("cb: \(error.message): the queue is paused; make room and run again\n")
+                case .progress:
+                    continue
+                }
+                outcome = Self.outcome(queue.downloads)
+                if outcome != nil || Task.isCancelled { break }
+            }
+        }
+        return outcome ?? .interrupted
+    }
+
+    /// How a batch ends once every download is final or paused: the first failure's status.
+    private static func outcome(_ downloads: [QueuedDownload]) -> ExitStatus? {
+        guard downloads.allSatisfy({ $0.state.isFinal || $0.state == .paused }) else { return nil }
+        if let failed = downloads.first(where: { $0.state == .failed || $0.state == .paused }) {
+            return failed.error.map(ExitStatus.init) ?? .failure
+        }
+        return .success
+    }
+
+    private func report(_ download: QueuedDownload) {
+        guard isVerbose || download.state == .failed else { return }
+        var line = "* \(download.destination.lastPathComponent): \(download.state.rawValue)"
+        if download.state == .finished { line += ", \(download.bytesOnDisk) bytes, sha256 \(download.sha256 ?? "-")" }
+        if let error = download.error, download.state == .failed { line += ": \(error.message)" }
+        StandardStream.error.write(line + "\n")
+    }
+}
