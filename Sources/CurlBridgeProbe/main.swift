@@ -6,6 +6,8 @@
 //                                five transports in all three styles, then shut down
 //   CurlBridgeProbe disk-full D  with a 1 MiB file size limit (RLIMIT_FSIZE, a full disk as
 //                                write(2) sees it), a 4 MB download into directory D in each style
+//   CurlBridgeProbe queue-disk-full D   the same limit under a DownloadQueue in directory D: it
+//                                pauses, keeps its bytes, and finishes once the limit is lifted
 //   CurlBridgeProbe env-proxy    with http_proxy, HTTPS_PROXY, all_proxy and NO_PROXY set in this
 //                                process, whether requests go through a test proxy for each
 //                                proxy configuration
@@ -179,6 +181,51 @@ func probeDiskFull(server: TestServer, directory: String) -> Never {
     exit(0)
 }
 
+/// A queued 3 MB download with the process limited to 1 MiB files: the queue pauses with a
+/// precise error and keeps what it wrote; with the limit lifted, it resumes and finishes the file
+/// byte-identical. Reports what it saw.
+func probeQueueDiskFull(server: TestServer, directory: String) -> Never {
+    signal(SIGXFSZ, SIG_IGN)
+    var limit = rlimit()
+    getrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit)
+    let unlimited = limit.rlim_cur
+    limit.rlim_cur = 1 << 20
+    guard setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0 else {
+        print("queue-disk-full setrlimit failed")
+        exit(1)
+    }
+    let root = URL(fileURLWithPath: directory)
+    let destination = root.appendingPathComponent("out/file.bin")
+    let full = DispatchSemaphore(value: 0)
+    let ended = DispatchSemaphore(value: 0)
+    let queue: DownloadQueue
+    do throws(RequestError) {
+        queue = try DownloadQueue(
+            stateDirectory: root.appendingPathComponent("state"), transport: Transport(configuration: .init(baseURL: server.httpURL)),
+            options: .init(checkpointInterval: 256 << 10))
+        queue.onEvent(queue: DispatchQueue(label: "probe")) { event in
+            if case .diskFull = event { full.signal() }
+            if case .changed(let download) = event, download.state.isFinal { ended.signal() }
+        }
+        _ = try queue.enqueue(.get("resource/3000000"), to: destination)
+    } catch {
+        print("queue-disk-full open failed: \(error)")
+        exit(1)
+    }
+    full.wait()
+    let paused = queue.downloads.first!
+    limit.rlim_cur = unlimited
+    setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit)
+    queue.resumeAll()
+    ended.wait()
+    let finished = queue.downloads.first
+    let identical = (try? Data(contentsOf: destination)) == TestServer.patternBody(0..<3_000_000, version: 1)
+    print(
+        "queue-disk-full state=\(paused.state.rawValue) code=\(paused.error?.code.description ?? "none") "
+            + "kept=\(paused.bytesOnDisk > 0 && paused.bytesOnDisk <= 1 << 20) finished=\(finished?.state == .finished) identical=\(identical)")
+    exit(0)
+}
+
 /// With proxy variables in this process's environment, says for each configuration whether a
 /// request went through the proxy (`proxied:<outcome>`) or not (`direct:<outcome>`).
 func probeEnvironmentProxy(server: TestServer) -> Never {
@@ -221,12 +268,13 @@ do {
     case "main-queue": probeMainQueue(server: server)
     case "resources": probeResources(server: server)
     case "disk-full" where CommandLine.arguments.count == 3: probeDiskFull(server: server, directory: CommandLine.arguments[2])
+    case "queue-disk-full" where CommandLine.arguments.count == 3: probeQueueDiskFull(server: server, directory: CommandLine.arguments[2])
     case "env-proxy": probeEnvironmentProxy(server: server)
     case "faults": probeFaults(server: server)
     case "h2-faults": probeH2Faults(server: server, rounds: CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 5)
     case "exit-storm": probeExitStorm(server: server, seed: CommandLine.arguments.dropFirst(2).first.flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64(UInt32.max)))
     default:
-        print("usage: CurlBridgeProbe main-queue|resources|disk-full <directory>|env-proxy|faults|h2-faults [rounds]")
+        print("usage: CurlBridgeProbe main-queue|resources|disk-full <directory>|queue-disk-full <directory>|env-proxy|faults|h2-faults [rounds]")
         exit(2)
     }
 } catch {

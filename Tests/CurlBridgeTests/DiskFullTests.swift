@@ -11,4 +11,11 @@ import Testing
             #expect(lines.contains("disk-full style=\(style) code=fileIO untouched=true leftovers=0"), "\(lines)")
         }
     }
+
+    @Test func aFullDiskPausesTheQueueAndLosesNothing() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let lines = try await ProbeProcessTests().runProbe("queue-disk-full", scratch.url.path)
+        #expect(lines.contains("queue-disk-full state=paused code=fileIO kept=true finished=true identical=true"), "\(lines)")
+    }
 }
