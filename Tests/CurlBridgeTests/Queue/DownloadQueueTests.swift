@@ -88,6 +88,17 @@ struct DownloadQueueTests {
         return (id, queue.download(id)?.bytesOnDisk ?? 0)
     }
 
+    /// Opens a queue on `scratch`'s directory, checks what it rejoined, resumes download `id` and
+    /// waits for it; the queue is released on return (one queue at a time on a directory).
+    private func resumeInAReopenedQueue(_ scratch: Scratch, _ server: TestServer, id: UInt64, expectingKept kept: Int64?) async throws -> QueuedDownload {
+        let queue = try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server))
+        #expect(queue.recovery.rejoined == 1)
+        #expect(queue.download(id)?.state == .paused)
+        if let kept { #expect(kept >= 196_608 && queue.download(id)?.bytesOnDisk == kept) }
+        queue.resume(id)
+        return try await onWorkerThread { Result { () throws(RequestError) in try queue.wait(for: id) } }.get()
+    }
+
     @Test("A queue opened on the directory rejoins a paused download from its last checkpoint, then never fetches it again")
     func rejoinFromTheLastCheckpoint() async throws {
         let scratch = Scratch()
@@ -96,12 +107,7 @@ struct DownloadQueueTests {
         let key = UUID().uuidString
         let (id, kept) = try await pausedDownload(scratch, server, key: key)
 
-        let reopened = try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server))
-        #expect(reopened.recovery.rejoined == 1)
-        #expect(reopened.download(id)?.state == .paused)
-        #expect(kept >= 196_608 && reopened.download(id)?.bytesOnDisk == kept)
-        reopened.resume(id)
-        let done = try await onWorkerThread { Result { () throws(RequestError) in try reopened.wait(for: id) } }.get()
+        let done = try await resumeInAReopenedQueue(scratch, server, id: id, expectingKept: kept)
 
         #expect(done.state == .finished)
         expectSameBytes(try? Data(contentsOf: scratch.file("big")), resourceBytes(count: 500_000))
@@ -126,9 +132,7 @@ struct DownloadQueueTests {
         let tag = try #require(text.firstRange(of: #/entityTag\":\{\"_0\":\"\\\"[^\\]*\\\"\"/#))
         try text.replacingCharacters(in: tag, with: #"entityTag":{"_0":"\"changed\""#).write(to: journal, atomically: true, encoding: .utf8)
 
-        let reopened = try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server))
-        reopened.resume(id)
-        let done = try await onWorkerThread { Result { () throws(RequestError) in try reopened.wait(for: id) } }.get()
+        let done = try await resumeInAReopenedQueue(scratch, server, id: id, expectingKept: nil)
 
         #expect(done.state == .finished)
         #expect(done.sha256 == sha256Hex(resourceBytes(count: 500_000)), "the whole file, hashed from its first byte")
@@ -167,6 +171,19 @@ struct DownloadQueueTests {
         #expect(journal.contains("t-1"))
         let permissions = try FileManager.default.attributesOfItem(atPath: scratch.state.appendingPathComponent("journal").path)[.posixPermissions] as? Int
         #expect(permissions == 0o600)
+    }
+
+    @Test("One queue at a time per state directory")
+    func oneQueuePerDirectory() async throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let server = try await Fixture.server()
+        var first: DownloadQueue? = try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server))
+        #expect(first != nil)
+
+        #expect(throws: RequestError.self) { try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server)) }
+        first = nil
+        #expect(throws: Never.self) { try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server)) }
     }
 
     @Test("Cancelling a download deletes its partial file; a POST is refused")

@@ -98,17 +98,26 @@ public final class DownloadQueue: Sendable {
                 recovery.finishedOnOpening += 1
             }
         }
-        try journal.rewrite(machine.compacted)
+        do throws(RequestError) {
+            try journal.rewrite(machine.compacted)
+        } catch {
+            journal.close()
+            throw error
+        }
         self.recovery = recovery
         state = PosixLock(Shared(machine: machine, journal: journal))
         perform(state.withLock { $0.machine.schedule() })
     }
 
+    /// Stops the running transfers (their partial files kept for the next queue on the directory,
+    /// which resumes them from their last checkpoint), closes the journal and ends the event streams.
     deinit {
-        state.withLock { shared in
+        let tasks = state.withLock { shared in
             shared.journal.close()
             for continuation in shared.streams.values { continuation.finish() }
+            return Array(shared.tasks.values)
         }
+        for task in tasks { task.cancel() }
     }
 
     /// Tidies what a crash left of one download: partial files no checkpoint names; a file moved

@@ -32,6 +32,9 @@ struct QueueJournal {
 
     let url: URL
     private var descriptor: Int32
+    /// The state directory's lock file, held (`flock`) while the journal is open: one queue at a
+    /// time per directory, in this process or another; the kernel releases it when a process dies.
+    private let lock: Int32
 
     /// Opens the journal in `directory` (created `0700` if missing) and returns its records.
     static func open(in directory: URL) throws(RequestError) -> (QueueJournal, [Record]) {
@@ -40,15 +43,22 @@ struct QueueJournal {
         } catch {
             throw RequestError(.fileIO, "cannot create the queue's state directory \(directory.path): \(error.localizedDescription)")
         }
+        let lock = Glibc.open(directory.appendingPathComponent("lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lock >= 0, flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            if lock >= 0 { Glibc.close(lock) }
+            throw RequestError(.fileIO, "the queue state directory \(directory.path) is open in another queue")
+        }
         let url = directory.appendingPathComponent("journal")
         let records = (FileManager.default.contents(atPath: url.path) ?? Data())
             .split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
             .compactMap { try? JSONDecoder().decode(Record.self, from: Data($0)) }
         let descriptor = Glibc.open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw RequestError(.fileIO, "cannot open the journal \(url.path): \(String(cString: strerror(errno)))")
+            let code = errno
+            Glibc.close(lock)
+            throw RequestError(.fileIO, "cannot open the journal \(url.path): \(String(cString: strerror(code)))")
         }
-        return (QueueJournal(url: url, descriptor: descriptor), records)
+        return (QueueJournal(url: url, descriptor: descriptor, lock: lock), records)
     }
 
     /// Appends `record` and flushes it.
@@ -76,8 +86,10 @@ struct QueueJournal {
         _ = lseek(descriptor, 0, SEEK_END)
     }
 
+    /// Closes the journal and gives up the directory's lock.
     func close() {
         Glibc.close(descriptor)
+        Glibc.close(lock)
     }
 
     private func write(_ records: [Record], to descriptor: Int32) throws(RequestError) {
