@@ -58,15 +58,15 @@ struct CacheStoreTests {
     }
 
     @Test("A disk store's entries survive a restart, in files only the owner can read")
-    func diskEntriesSurviveARestart() throws {
+    func diskEntriesSurviveARestart() async throws {
         let directory = temporaryCacheDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let first = try DiskCacheStore(directory: directory, limit: 1 << 20)
+        let first = try await offThePool { try DiskCacheStore(directory: directory, limit: 1 << 20) }
         first.store(response("http://a/1", variant: ["accept": "x"]))
         #expect(first.variants(of: "http://a/1").count == 1, "served from memory until written")
-        first.flush()
+        try await offThePool { first.flush() }
 
-        let restarted = try DiskCacheStore(directory: directory, limit: 1 << 20)
+        let restarted = try await offThePool { try DiskCacheStore(directory: directory, limit: 1 << 20) }
 
         #expect(restarted.variants(of: "http://a/1") == [response("http://a/1", variant: ["accept": "x"])])
         #expect(restarted.totalSize == first.totalSize)
@@ -76,14 +76,14 @@ struct CacheStoreTests {
     }
 
     @Test("A torn entry, a damaged one and a leftover temporary file are deleted, never served")
-    func tornAndDamagedEntries() throws {
+    func tornAndDamagedEntries() async throws {
         let directory = temporaryCacheDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let first = try DiskCacheStore(directory: directory, limit: 1 << 20)
+        let first = try await offThePool { try DiskCacheStore(directory: directory, limit: 1 << 20) }
         first.store(response("http://a/torn"))
         first.store(response("http://a/damaged"))
         first.store(response("http://a/whole"))
-        first.flush()
+        try await offThePool { first.flush() }
         let torn = directory.appendingPathComponent(CacheEntryFile.name(url: "http://a/torn", variant: [:]))
         let damaged = directory.appendingPathComponent(CacheEntryFile.name(url: "http://a/damaged", variant: [:]))
         let tornData = try Data(contentsOf: torn)
@@ -93,43 +93,43 @@ struct CacheStoreTests {
         try damagedData.write(to: damaged)
         try Data("half".utf8).write(to: directory.appendingPathComponent(".tmp-crashed"))
 
-        let restarted = try DiskCacheStore(directory: directory, limit: 1 << 20)
+        let restarted = try await offThePool { try DiskCacheStore(directory: directory, limit: 1 << 20) }
 
         #expect(restarted.variants(of: "http://a/torn").isEmpty)
         #expect(restarted.variants(of: "http://a/damaged").isEmpty)
         #expect(restarted.variants(of: "http://a/whole").count == 1)
-        restarted.flush()
+        try await offThePool { restarted.flush() }
         #expect(entryFiles(directory).count == 1)
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(".tmp-crashed").path))
     }
 
     @Test("A store in another format is emptied of its entries, and other files are left alone")
-    func corruptStoreIsEmptied() throws {
+    func corruptStoreIsEmptied() async throws {
         let directory = temporaryCacheDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let first = try DiskCacheStore(directory: directory, limit: 1 << 20)
+        let first = try await offThePool { try DiskCacheStore(directory: directory, limit: 1 << 20) }
         first.store(response("http://a/1"))
-        first.flush()
+        try await offThePool { first.flush() }
         try Data("garbage".utf8).write(to: directory.appendingPathComponent(DiskCacheStore.markerName))
         try Data("mine".utf8).write(to: directory.appendingPathComponent("notes.txt"))
 
-        let reopened = try DiskCacheStore(directory: directory, limit: 1 << 20)
+        let reopened = try await offThePool { try DiskCacheStore(directory: directory, limit: 1 << 20) }
 
         #expect(reopened.variants(of: "http://a/1").isEmpty)
         #expect(entryFiles(directory).isEmpty)
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("notes.txt").path))
         reopened.store(response("http://a/2"))
-        reopened.flush()
-        #expect(try DiskCacheStore(directory: directory, limit: 1 << 20).variants(of: "http://a/2").count == 1)
+        try await offThePool { reopened.flush() }
+        #expect(try await offThePool { try DiskCacheStore(directory: directory, limit: 1 << 20) }.variants(of: "http://a/2").count == 1)
     }
 
     @Test("Eviction from a disk store deletes the evicted files")
-    func diskEviction() throws {
+    func diskEviction() async throws {
         let directory = temporaryCacheDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try DiskCacheStore(directory: directory, limit: 1_500)
+        let store = try await offThePool { try DiskCacheStore(directory: directory, limit: 1_500) }
         for index in 1...4 { store.store(response("http://a/\(index)")) }
-        store.flush()
+        try await offThePool { store.flush() }
 
         #expect(entryFiles(directory).count == store.totalSize / response("http://a/1").size)
         #expect(store.totalSize <= 1_500)

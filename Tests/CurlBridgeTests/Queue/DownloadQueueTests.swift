@@ -37,8 +37,8 @@ struct DownloadQueueTests {
             let scratch = Scratch()
             defer { scratch.remove() }
             let server = try await Fixture.server()
-            let queue = try DownloadQueue(
-                stateDirectory: scratch.state, transport: Fixture.transport(server, tls: tls), options: .init(maximumConcurrentDownloads: 2))
+            let queue = try await offThePool { try DownloadQueue(
+                stateDirectory: scratch.state, transport: Fixture.transport(server, tls: tls), options: .init(maximumConcurrentDownloads: 2)) }
             let sizes = [300_000, 1_000_000, 1]
             let key = UUID().uuidString
             let events = queue.events
@@ -46,9 +46,9 @@ struct DownloadQueueTests {
             queue.onEvent(queue: DispatchQueue(label: "test")) { event in
                 if case .changed(let download) = event, download.state.isFinal { callbacks.withLock { $0.append(download) } }
             }
-            let ids = try sizes.enumerated().map { index, size in
+            let ids = try await offThePool { try sizes.enumerated().map { index, size in
                 try queue.enqueue(.get(url(server, tls: tls, size, key: key)), to: scratch.file("f\(index)"))
-            }
+            } }
 
             let finished: [QueuedDownload]
             switch style {
@@ -79,11 +79,11 @@ struct DownloadQueueTests {
     /// A queue with a download stopped after its first checkpoints and paused; released before it returns.
     /// Returns its id and the bytes its pause kept (all it received: the server stalls after 300,000).
     private func pausedDownload(_ scratch: Scratch, _ server: TestServer, key: String) async throws -> (UInt64, Int64) {
-        let queue = try DownloadQueue(
-            stateDirectory: scratch.state, transport: Fixture.transport(server), options: .init(checkpointInterval: 65_536))
-        let id = try queue.enqueue(.get(url(server, tls: false, 500_000, key: key, "&stall-after=300000")), to: scratch.file("big"))
+        let queue = try await offThePool { try DownloadQueue(
+            stateDirectory: scratch.state, transport: Fixture.transport(server), options: .init(checkpointInterval: 65_536)) }
+        let id = try await offThePool { try queue.enqueue(.get(url(server, tls: false, 500_000, key: key, "&stall-after=300000")), to: scratch.file("big")) }
         try await waitUntil("three checkpoints") { (queue.download(id)?.bytesOnDisk ?? 0) >= 196_608 }
-        queue.pause(id)
+        try await offThePool { queue.pause(id) }
         try await waitUntil("the pause") { queue.download(id)?.state == .paused }
         return (id, queue.download(id)?.bytesOnDisk ?? 0)
     }
@@ -91,11 +91,11 @@ struct DownloadQueueTests {
     /// Opens a queue on `scratch`'s directory, checks what it rejoined, resumes download `id` and
     /// waits for it; the queue is released on return (one queue at a time on a directory).
     private func resumeInAReopenedQueue(_ scratch: Scratch, _ server: TestServer, id: UInt64, expectingKept kept: Int64?) async throws -> QueuedDownload {
-        let queue = try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server))
+        let queue = try await offThePool { try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server)) }
         #expect(queue.recovery.rejoined == 1)
         #expect(queue.download(id)?.state == .paused)
         if let kept { #expect(kept >= 196_608 && queue.download(id)?.bytesOnDisk == kept) }
-        queue.resume(id)
+        try await offThePool { queue.resume(id) }
         return try await onWorkerThread { Result { () throws(RequestError) in try queue.wait(for: id) } }.get()
     }
 
@@ -114,7 +114,7 @@ struct DownloadQueueTests {
         #expect(TestServer.requestCount(key: key) == 2, "the rest of the file, once")
         #expect(scratch.outputNames == ["big"], "no partial file left")
 
-        let third = try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server))
+        let third = try await offThePool { try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server)) }
         #expect(third.download(id)?.state == .finished && third.recovery.rejoined == 0)
         #expect(TestServer.requestCount(key: key) == 2, "a finished download is never fetched again")
     }
@@ -145,9 +145,9 @@ struct DownloadQueueTests {
         defer { scratch.remove() }
         let server = try await Fixture.server()
         let key = UUID().uuidString
-        let queue = try DownloadQueue(
-            stateDirectory: scratch.state, transport: Fixture.transport(server), options: .init(checkpointInterval: 65_536))
-        let id = try queue.enqueue(.get(url(server, tls: false, 500_000, key: key, "&cut=300000")), to: scratch.file("cut"))
+        let queue = try await offThePool { try DownloadQueue(
+            stateDirectory: scratch.state, transport: Fixture.transport(server), options: .init(checkpointInterval: 65_536)) }
+        let id = try await offThePool { try queue.enqueue(.get(url(server, tls: false, 500_000, key: key, "&cut=300000")), to: scratch.file("cut")) }
         let done = try await onWorkerThread { Result { () throws(RequestError) in try queue.wait(for: id) } }.get()
 
         #expect(done.state == .finished)
@@ -160,10 +160,10 @@ struct DownloadQueueTests {
         let scratch = Scratch()
         defer { scratch.remove() }
         let server = try await Fixture.server()
-        let queue = try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server))
+        let queue = try await offThePool { try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server)) }
         let request = Request.get(url(server, tls: false, 10, key: UUID().uuidString))
             .header("Authorization", "Bearer top-secret").header("X-Api-Key", "key-secret", sensitive: true).header("X-Trace", "t-1")
-        let id = try queue.enqueue(request, to: scratch.file("small"))
+        let id = try await offThePool { try queue.enqueue(request, to: scratch.file("small")) }
         _ = try await onWorkerThread { Result { () throws(RequestError) in try queue.wait(for: id) } }.get()
 
         let journal = try String(contentsOf: scratch.state.appendingPathComponent("journal"), encoding: .utf8)
@@ -178,12 +178,12 @@ struct DownloadQueueTests {
         let scratch = Scratch()
         defer { scratch.remove() }
         let server = try await Fixture.server()
-        var first: DownloadQueue? = try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server))
+        var first: DownloadQueue? = try await offThePool { try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server)) }
         #expect(first != nil)
 
-        #expect(throws: RequestError.self) { try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server)) }
+        await #expect(throws: RequestError.self) { try await offThePool { try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server)) } }
         first = nil
-        #expect(throws: Never.self) { try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server)) }
+        await #expect(throws: Never.self) { try await offThePool { try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server)) } }
     }
 
     @Test("Cancelling a download deletes its partial file; a POST is refused")
@@ -191,11 +191,11 @@ struct DownloadQueueTests {
         let scratch = Scratch()
         defer { scratch.remove() }
         let server = try await Fixture.server()
-        let queue = try DownloadQueue(
-            stateDirectory: scratch.state, transport: Fixture.transport(server), options: .init(checkpointInterval: 65_536))
-        let id = try queue.enqueue(.get(url(server, tls: false, 500_000, key: UUID().uuidString, "&stall-after=300000")), to: scratch.file("x"))
+        let queue = try await offThePool { try DownloadQueue(
+            stateDirectory: scratch.state, transport: Fixture.transport(server), options: .init(checkpointInterval: 65_536)) }
+        let id = try await offThePool { try queue.enqueue(.get(url(server, tls: false, 500_000, key: UUID().uuidString, "&stall-after=300000")), to: scratch.file("x")) }
         try await waitUntil("a checkpoint") { (queue.download(id)?.bytesOnDisk ?? 0) > 0 }
-        queue.cancel(id)
+        try await offThePool { queue.cancel(id) }
         try await waitUntil("the cancel") { queue.download(id)?.state == .cancelled }
 
         #expect(scratch.outputNames.isEmpty, "\(scratch.outputNames)")

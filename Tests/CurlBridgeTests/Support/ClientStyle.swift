@@ -36,6 +36,13 @@ func onWorkerThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T
     }
 }
 
+/// Runs `body`, which flushes files to the disk, on a new `Thread`: an `fsync` may wait for
+/// everything the machine has written, and a test must not hold one of the cooperative pool's
+/// threads (two, on two cores) meanwhile — every async test would wait with it.
+func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await onWorkerThread { Result { try body() } }.get()
+}
+
 /// A blocking send from synchronous code (the guard decides whether it may wait).
 func sendBlocking(_ client: BlockingClient, _ request: Request) -> Result<Response, RequestError> {
     Result { () throws(RequestError) in try client.send(request) }

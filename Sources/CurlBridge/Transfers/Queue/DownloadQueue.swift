@@ -24,6 +24,11 @@ import HTTPTypes
 ///
 /// Events come three ways: ``events`` (an `AsyncSequence`), ``onEvent(queue:_:)`` (callbacks on a
 /// queue), and ``wait(for:)`` / ``waitForAll()`` (blocking).
+///
+/// Opening a queue, ``enqueue(_:to:)``, and the pause, resume and cancel calls return once the
+/// journal is flushed to the disk (`fsync`): usually a millisecond, but as long as the disk takes
+/// when it is busy. In a Swift task that must not hold a thread of the cooperative pool that long,
+/// make them from a thread of your own.
 public final class DownloadQueue: Sendable {
     /// How a queue runs.
     public struct Options: Sendable, Hashable {
