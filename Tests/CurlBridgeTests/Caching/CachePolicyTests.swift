@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Each request's `NSURLRequest`-style policy, through the test server.
-@Suite("HTTP cache: the five cache policies", .hangGuard)
+@Suite("HTTP cache: the five cache policies", .hangGuard, .serialized)
 struct CachePolicyTests {
     /// A resource fresh for 10 seconds with an `ETag`, answering `304` to its validator.
     private func validatingOrigin(_ server: TestServer) -> CountedOrigin {

@@ -5,7 +5,7 @@ import Testing
 
 /// RFC 9111 through the test server: what may be stored, variants, invalidation, request
 /// directives, and where each response says it came from.
-@Suite("HTTP cache: the protocol's rules end to end", .hangGuard)
+@Suite("HTTP cache: the protocol's rules end to end", .hangGuard, .serialized)
 struct CacheProtocolTests {
     private func body(_ response: Response) -> String {
         String(decoding: response.body, as: UTF8.self)

@@ -6,7 +6,7 @@ import Testing
 
 /// The memory and disk stores: least recently used out first, entries that survive a restart,
 /// and a disk store that never serves a torn or damaged file and empties itself rather than fail.
-@Suite("HTTP cache: memory and disk stores")
+@Suite("HTTP cache: memory and disk stores", .serialized)
 struct CacheStoreTests {
     private func response(_ url: String, body: Int = 400, variant: [String: String] = [:]) -> StoredResponse {
         StoredResponse(

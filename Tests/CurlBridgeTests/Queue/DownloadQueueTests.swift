@@ -6,7 +6,7 @@ import Testing
 /// The durable download queue through the test server: events in the three styles over
 /// HTTP/1.1 and HTTP/2, a queue reopened on its state directory, a changed resource, secrets kept
 /// out of the journal, cancel and pause.
-@Suite("DownloadQueue: downloads that survive the process", .hangGuard)
+@Suite("DownloadQueue: downloads that survive the process", .hangGuard, .serialized)
 struct DownloadQueueTests {
     /// A scratch directory with a state directory and an output directory in it.
     struct Scratch {

@@ -21,13 +21,14 @@ struct CacheConformanceTests {
     func requiredTestsPass() async throws {
         let suites = try CacheTestSuite.loadExported()
         let server = try await TestServer.start()
-        let runner = CacheTestRunner(server: server, origin: CacheTestOrigin(server: server))
+        let runner = try CacheTestRunner(server: server, origin: CacheTestOrigin(server: server))
         var results: [CacheTestResult] = []
         for suite in suites {
             for test in suite.tests {
                 results.append(CacheTestResult(suiteID: suite.id, test: test, verdict: await runner.run(test)))
             }
         }
+        await runner.shutdown()
         try await server.shutdown()
         results = CacheTestResult.applyingDependencies(to: results)
 

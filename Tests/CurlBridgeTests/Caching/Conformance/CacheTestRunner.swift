@@ -3,11 +3,32 @@ import CurlBridgeTestServer
 import Foundation
 
 /// Plays one cache test as test-engine/client/test.mjs does: its requests in order, through a
-/// fresh private cache in memory to the origin, checking each response as it arrives and, after
-/// the last, what the origin received.
+/// private cache in memory (emptied before each test) to the origin, checking each response as it
+/// arrives and, after the last, what the origin received.
+///
+/// One transport and one cache serve every test (each test's URLs are its own): 370 transports,
+/// made and shut down one after another, would load the machine for every other suite running
+/// beside this one.
 struct CacheTestRunner: Sendable {
     let server: TestServer
     let origin: CacheTestOrigin
+    /// The clock of every test; a test's dates are relative to its `now`.
+    private let clock = CacheTestClock()
+    private let cache: HTTPCache
+    private let transport: Transport
+
+    init(server: TestServer, origin: CacheTestOrigin) throws {
+        self.server = server
+        self.origin = origin
+        let clock = clock
+        cache = try HTTPCache(.memory(limit: 16 << 20), clock: { clock.now })
+        transport = Transport(configuration: Self.configuration(cache: cache))
+    }
+
+    /// Shuts the runner's transport down.
+    func shutdown() async {
+        await transport.shutdown()
+    }
 
     /// Why `test` is not run against this cache, or `nil` when it is.
     static func reasonNotApplicable(_ test: CacheTest) -> String? {
@@ -20,14 +41,7 @@ struct CacheTestRunner: Sendable {
     /// The verdict of `test` on its own, before its dependencies are looked at.
     func run(_ test: CacheTest) async -> CacheTestVerdict {
         if let reason = Self.reasonNotApplicable(test) { return .notApplicable(reason) }
-        let clock = CacheTestClock()
-        let cache: HTTPCache
-        do {
-            cache = try HTTPCache(.memory(limit: 16 << 20), clock: { clock.now })
-        } catch {
-            return .failed("the cache could not be made: \(error)")
-        }
-        let transport = Transport(configuration: Self.configuration(cache: cache))
+        cache.removeAll()
         let session = CacheTestSession(uuid: UUID().uuidString.lowercased(), requests: test.requests, clock: clock)
         origin.begin(session)
         let verdict: CacheTestVerdict
@@ -39,7 +53,6 @@ struct CacheTestRunner: Sendable {
             verdict = error.verdict(cacheStatuses: responses.map(\.cacheStatus))
         }
         origin.end(session)
-        await transport.shutdown()
         return verdict
     }
 
