@@ -15,6 +15,15 @@ extension TestServer {
     public static func openDripCount(key: String) -> Int {
         RequestCounts.openDrips.withLockedValue { $0[key, default: 0] }
     }
+
+    /// How many body bytes of pattern responses (`/resource/N`, `/bytes/N`, `/chunked/N`,
+    /// `/close-mid-body`) any server of this process has written for requests with `count=key` in
+    /// their query, over HTTP/1.1 and HTTP/2, so a test can measure what a client fetched — and
+    /// fetched again. Counted as each chunk is handed to the connection, before it goes out: bytes
+    /// a client that vanishes never reads are counted too.
+    public static func bytesServed(key: String) -> Int {
+        RequestCounts.servedBytes.withLockedValue { $0[key, default: 0] }
+    }
 }
 
 /// The counts behind ``TestServer/requestCount(key:)``.
@@ -24,6 +33,9 @@ enum RequestCounts {
 
     /// The drips being written, by key.
     static let openDrips = NIOLockedValueBox<[String: Int]>([:])
+
+    /// The pattern body bytes written, by key.
+    static let servedBytes = NIOLockedValueBox<[String: Int]>([:])
 
     /// Counts a request with target `target` if its query has a `count` parameter.
     static func note(target: String) {
@@ -40,5 +52,10 @@ enum RequestCounts {
     /// A drip for a request counted under `key` started (`delta` 1) or stopped (`delta` -1).
     static func noteDrip(key: String, _ delta: Int) {
         openDrips.withLockedValue { $0[key, default: 0] += delta }
+    }
+
+    /// `count` body bytes were written for a request counted under `key`.
+    static func noteServed(key: String, _ count: Int) {
+        servedBytes.withLockedValue { $0[key, default: 0] += count }
     }
 }

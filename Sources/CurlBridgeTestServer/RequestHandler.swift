@@ -175,6 +175,7 @@ final class RequestHandler: ChannelInboundHandler {
                 stream: response.stream,
                 ending: response.ending,
                 request: request,
+                countKey: RequestCounts.key(of: request.head.uri),
                 latestWrite: headWritten
             )
             self.continueStreaming(context: context)
@@ -219,6 +220,7 @@ final class RequestHandler: ChannelInboundHandler {
         // stream; the loop then carries on with that one.
         while context.channel.isWritable, var current = self.streaming {
             if let chunk = current.stream.nextChunk() {
+                current.countKey.map { RequestCounts.noteServed(key: $0, chunk.readableBytes) }
                 current.latestWrite = context.writeAndFlush(Self.wrapOutboundOut(.body(.byteBuffer(chunk))))
                 self.streaming = current
             } else {
@@ -305,6 +307,8 @@ private struct Streaming {
     let ending: PatternResponse.Ending
     /// The request being answered.
     let request: ReceivedRequest
+    /// Its `count` key, under which the body bytes are counted (see ``TestServer/bytesServed(key:)``).
+    let countKey: String?
     /// The completion of the latest write of this response, which a cut body waits for before
     /// closing, so that every byte it meant to send is out.
     var latestWrite: EventLoopFuture<Void>

@@ -76,7 +76,9 @@ import Synchronization
 ///   - `delay=ms`: wait that long after the body before answering (default 0).
 ///
 /// Any route counts a request whose query has `count=K` under `K`: see ``requestCount(key:)``; a
-/// `/drip` answering one is counted until it stops: see ``openDripCount(key:)``.
+/// `/drip` answering one is counted until it stops: see ``openDripCount(key:)``; the body bytes
+/// of a pattern route (`/resource/N`, `/bytes/N`, `/chunked/N`) answering one are summed: see
+/// ``bytesServed(key:)``.
 ///
 /// Your own routes come first: see ``route(_:method:respond:)``.
 ///
