@@ -56,7 +56,8 @@ public final class DownloadQueue: Sendable {
     public struct Recovery: Sendable, Hashable {
         /// Unfinished downloads rejoined.
         public var rejoined: Int
-        /// Bytes found in partial files past their last checkpoint, thrown away and fetched again.
+        /// Bytes found in partial files past their last checkpoint — every byte of a partial file
+        /// no checkpoint names — thrown away and fetched again.
         public var discardedBytes: Int64
         /// Downloads a crash had stopped while their file was moved into place, finished by the queue.
         public var finishedOnOpening: Int
@@ -127,26 +128,30 @@ public final class DownloadQueue: Sendable {
 
     /// Tidies what a crash left of one download: partial files no checkpoint names; a file moved
     /// into place, or about to be, whose last checkpoint covered it whole. Returns the bytes past
-    /// the checkpoint (fetched again) and whether the download is finished.
+    /// the checkpoint (fetched again) — all of those of the partial files deleted — and whether
+    /// the download is finished.
     private static func rejoin(_ entry: DownloadQueueState.Entry) -> (discarded: Int64, finished: Bool) {
         let destination = entry.download.destination
         let directory = destination.deletingLastPathComponent()
         let prefix = ".\(destination.lastPathComponent)."
         let kept = entry.resume?.partialFileURL.lastPathComponent
+        var deleted: Int64 = 0
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         where name.hasPrefix(prefix) && name.hasSuffix(".curlbridge-partial") && name != kept {
-            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+            let orphan = directory.appendingPathComponent(name)
+            deleted += Self.size(of: orphan) ?? 0
+            try? FileManager.default.removeItem(at: orphan)
         }
-        guard let resume = entry.resume else { return (0, false) }
+        guard let resume = entry.resume else { return (deleted, false) }
         let partialSize = Self.size(of: resume.partialFileURL)
         if let expected = resume.expectedLength, resume.bytesOnDisk == expected {
-            if partialSize == nil, Self.size(of: destination) == expected { return (0, true) }
+            if partialSize == nil, Self.size(of: destination) == expected { return (deleted, true) }
             if let partialSize, partialSize >= expected, truncate(resume.partialFileURL.path, off_t(expected)) == 0,
                rename(resume.partialFileURL.path, destination.path) == 0 {
-                return (partialSize - expected, true)
+                return (deleted + partialSize - expected, true)
             }
         }
-        return (max(0, (partialSize ?? 0) - resume.bytesOnDisk), false)
+        return (deleted + max(0, (partialSize ?? 0) - resume.bytesOnDisk), false)
     }
 
     private static func size(of url: URL) -> Int64? {

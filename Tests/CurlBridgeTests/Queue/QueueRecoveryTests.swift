@@ -1,0 +1,37 @@
+import CurlBridge
+import Foundation
+import Testing
+
+/// What a ``DownloadQueue`` finds on opening a state directory a killed process left.
+@Suite(.hangGuard) struct QueueRecoveryTests {
+    @Test func aPartialFileNoCheckpointNamesIsDeletedAndCountedAsDiscarded() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let server = try await Fixture.server()
+        let state = scratch.file("state")
+        let destination = scratch.file("file.bin")
+        // Killed before its first checkpoint: the journal has the download, its partial file no record.
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let enqueued = QueueJournalLine(id: 1, url: server.httpURL.absoluteString + "resource/1000", destination: destination.path)
+        try JSONEncoder().encode(enqueued).write(to: state.appendingPathComponent("journal"))
+        let orphan = scratch.file(".file.bin.killed.curlbridge-partial")
+        try Data(count: 700).write(to: orphan)
+
+        let queue = try DownloadQueue(stateDirectory: state, transport: Fixture.transport(server))
+
+        #expect(queue.recovery.rejoined == 1)
+        #expect(queue.recovery.discardedBytes == 700)
+        #expect(!FileManager.default.fileExists(atPath: orphan.path))
+        #expect(await poll(within: .seconds(60)) { queue.download(1)?.state == .finished })
+        #expect(FileManager.default.contents(atPath: destination.path) == resourceBytes(0..<1000, version: 1))
+    }
+}
+
+/// A journal's `enqueue` line, as the queue writes it.
+private struct QueueJournalLine: Encodable {
+    var operation = "enqueue"
+    var id: UInt64
+    var url: String
+    var headers: [[String]] = []
+    var destination: String
+}
