@@ -117,11 +117,16 @@ let package = Package(
             name: "CurlBridgeProbe",
             dependencies: ["CurlBridge", "CurlBridgeTestServer"]
         ),
-        // Cancellation storms and the leak soak (scripts/cancel-storm.sh, scripts/soak.sh): load
-        // generators with their own options and figures, run by the storm tests as a child process.
+        // Cancellation storms, the leak soak and the download queue's crash proof
+        // (scripts/cancel-storm.sh, scripts/soak.sh, scripts/queue-crash-test.sh): load generators
+        // with their own options and figures, run by the storm tests as a child process.
         .executableTarget(
             name: "CurlBridgeStorm",
-            dependencies: ["CurlBridge", "CurlBridgeTestServer", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: [
+                "CurlBridge", "CurlBridgeTestServer", .product(name: "HTTPTypes", package: "swift-http-types"),
+                // queue-crash's SHA-256 of the expected and the downloaded files.
+                .product(name: "Crypto", package: "swift-crypto", condition: testServer),
+            ]
         ),
         .executableTarget(
             name: "BlockingWorkers",

@@ -18,6 +18,11 @@ struct BuiltExecutable {
 
     /// Runs it with `arguments` and returns its exit status and output lines.
     func run(_ arguments: String...) async throws -> (status: Int32, lines: [String]) {
+        try await run(arguments)
+    }
+
+    /// Runs it with `arguments` and returns its exit status and output lines.
+    func run(_ arguments: [String]) async throws -> (status: Int32, lines: [String]) {
         let (status, output) = try await runChildProcess(url, arguments)
         return (status, String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init))
     }
