@@ -25,6 +25,32 @@ import Testing
         #expect(await poll(within: .seconds(60)) { queue.download(1)?.state == .finished })
         #expect(FileManager.default.contents(atPath: destination.path) == resourceBytes(0..<1000, version: 1))
     }
+
+    @Test func aDownloadKilledWhileMovedIntoPlaceIsFinishedOnOpeningWithItsDigest() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let server = try await Fixture.server()
+        let state = scratch.file("state")
+        let destination = scratch.file("file.bin")
+        let url = server.httpURL.absoluteString + "resource/1000"
+        // Killed between the last checkpoint (the whole file) and the move: 200 bytes past it too.
+        let partial = scratch.file(".file.bin.killed.curlbridge-partial")
+        try (resourceBytes(count: 1000) + Data(count: 200)).write(to: partial)
+        let checkpoint = #"{"operation":"checkpoint","id":1,"resume":{"url":"\#(url)","validator":{"entityTag":{"_0":"\"res-1000-v1\""}},"#
+            + #""bytesOnDisk":1000,"expectedLength":1000,"partialFileURL":"\#(partial.absoluteString)","destination":"\#(destination.absoluteString)"}}"#
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let enqueued = try JSONEncoder().encode(QueueJournalLine(id: 1, url: url, destination: destination.path))
+        try (enqueued + Data("\n\(checkpoint)\n".utf8)).write(to: state.appendingPathComponent("journal"))
+
+        let queue = try DownloadQueue(stateDirectory: state, transport: Fixture.transport(server))
+
+        #expect(queue.recovery.finishedOnOpening == 1)
+        #expect(queue.recovery.discardedBytes == 200)
+        #expect(queue.download(1)?.state == .finished)
+        #expect(queue.download(1)?.sha256 == sha256Hex(resourceBytes(count: 1000)))
+        #expect(FileManager.default.contents(atPath: destination.path) == resourceBytes(count: 1000))
+        #expect(!FileManager.default.fileExists(atPath: partial.path))
+    }
 }
 
 /// A journal's `enqueue` line, as the queue writes it.

@@ -100,7 +100,8 @@ public final class DownloadQueue: Sendable {
             let (discarded, finished) = Self.rejoin(entry)
             recovery.discardedBytes += discarded
             if finished {
-                _ = machine.finishedOnRejoin(id)
+                let digest = options.computesSHA256 ? Self.sha256(of: entry.download.destination) : nil
+                _ = machine.finishedOnRejoin(id, sha256: digest)
                 recovery.finishedOnOpening += 1
             }
         }
@@ -152,6 +153,21 @@ public final class DownloadQueue: Sendable {
             }
         }
         return (deleted + max(0, (partialSize ?? 0) - resume.bytesOnDisk), false)
+    }
+
+    /// The SHA-256 of the file at `url`, in lowercase hex as a download reports it; `nil` when it
+    /// cannot be read or the process has no libcrypto.
+    private static func sha256(of url: URL) -> String? {
+        guard let hasher = SHA256Hasher(), let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
+        defer { try? handle.close() }
+        do {
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                chunk.withUnsafeBytes { hasher.update($0) }
+            }
+        } catch {
+            return nil
+        }
+        return hasher.finalize()
     }
 
     private static func size(of url: URL) -> Int64? {

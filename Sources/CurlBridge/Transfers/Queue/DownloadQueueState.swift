@@ -108,14 +108,15 @@ struct DownloadQueueState {
     }
 
     /// A rejoined download whose last checkpoint covered the whole file was being moved into place
-    /// when the process ended: it is finished now, moved by the queue.
-    mutating func finishedOnRejoin(_ id: UInt64) -> [Action] {
+    /// when the process ended: it is finished now, moved by the queue, its file's digest `sha256`.
+    mutating func finishedOnRejoin(_ id: UInt64, sha256: String?) -> [Action] {
         guard var entry = entries[id], let resume = entry.resume else { return [] }
         entry.download.state = .finished
         entry.download.bytesOnDisk = resume.bytesOnDisk
+        entry.download.sha256 = sha256
         entry.resume = nil
         entries[id] = entry
-        return [.journal(.init(operation: .finish, id: id, bytes: resume.bytesOnDisk))]
+        return [.journal(.init(operation: .finish, id: id, sha256: sha256, bytes: resume.bytesOnDisk))]
     }
 
     // MARK: The caller
