@@ -1,4 +1,5 @@
 import CurlBridge
+import CurlBridgeTestServer
 import Foundation
 import Testing
 
@@ -50,6 +51,35 @@ import Testing
         #expect(queue.download(1)?.sha256 == sha256Hex(resourceBytes(count: 1000)))
         #expect(FileManager.default.contents(atPath: destination.path) == resourceBytes(count: 1000))
         #expect(!FileManager.default.fileExists(atPath: partial.path))
+    }
+
+    @Test func rejoiningADownloadKeepsThePartialFileOfAnotherWhoseNameStartsWithItsName() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let server = try await Fixture.server()
+        let state = scratch.file("state")
+        let key = "rejoin-\(UUID().uuidString)"
+        let (image, signature) = (scratch.file("a.iso"), scratch.file("a.iso.sig"))
+        let signatureURL = server.httpURL.absoluteString + "resource/1000?count=\(key)"
+        // Both killed: `a.iso` before its first checkpoint, `a.iso.sig` after 500 bytes.
+        let partial = scratch.file(".a.iso.sig.killed.curlbridge-partial")
+        try resourceBytes(count: 500).write(to: partial)
+        let checkpoint = #"{"operation":"checkpoint","id":2,"resume":{"url":"\#(signatureURL)","validator":{"entityTag":{"_0":"\"res-1000-v1\""}},"#
+            + #""bytesOnDisk":500,"expectedLength":1000,"partialFileURL":"\#(partial.absoluteString)","destination":"\#(signature.absoluteString)"}}"#
+        let lines = try [
+            QueueJournalLine(id: 1, url: server.httpURL.absoluteString + "resource/1000", destination: image.path),
+            QueueJournalLine(id: 2, url: signatureURL, destination: signature.path),
+        ].map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) } + [checkpoint]
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: state.appendingPathComponent("journal"))
+
+        let queue = try DownloadQueue(stateDirectory: state, transport: Fixture.transport(server))
+
+        #expect(queue.recovery.rejoined == 2)
+        #expect(queue.recovery.discardedBytes == 0)
+        #expect(await poll(within: .seconds(60)) { queue.downloads.allSatisfy { $0.state == .finished } })
+        #expect(TestServer.bytesServed(key: key) == 500)  // resumed from its checkpoint
+        #expect(FileManager.default.contents(atPath: signature.path) == resourceBytes(count: 1000))
     }
 }
 

@@ -134,11 +134,14 @@ public final class DownloadQueue: Sendable {
     private static func rejoin(_ entry: DownloadQueueState.Entry) -> (discarded: Int64, finished: Bool) {
         let destination = entry.download.destination
         let directory = destination.deletingLastPathComponent()
-        let prefix = ".\(destination.lastPathComponent)."
+        let (prefix, suffix) = (".\(destination.lastPathComponent).", ".curlbridge-partial")
         let kept = entry.resume?.partialFileURL.lastPathComponent
         var deleted: Int64 = 0
+        // `.NAME.TOKEN.curlbridge-partial`, the token without a dot: not `.NAME.sig.TOKEN…`, which
+        // is the partial file of `NAME.sig`.
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        where name.hasPrefix(prefix) && name.hasSuffix(".curlbridge-partial") && name != kept {
+        where name.hasPrefix(prefix) && name.hasSuffix(suffix) && name != kept
+            && name.count > prefix.count + suffix.count && !name.dropFirst(prefix.count).dropLast(suffix.count).contains(".") {
             let orphan = directory.appendingPathComponent(name)
             deleted += Self.size(of: orphan) ?? 0
             try? FileManager.default.removeItem(at: orphan)
