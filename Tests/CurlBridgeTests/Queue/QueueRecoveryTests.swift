@@ -18,7 +18,7 @@ import Testing
         let orphan = scratch.file(".file.bin.killed.curlbridge-partial")
         try Data(count: 700).write(to: orphan)
 
-        let queue = try DownloadQueue(stateDirectory: state, transport: Fixture.transport(server))
+        let queue = try await offThePool { try DownloadQueue(stateDirectory: state, transport: Fixture.transport(server)) }
 
         #expect(queue.recovery.rejoined == 1)
         #expect(queue.recovery.discardedBytes == 700)
@@ -43,7 +43,7 @@ import Testing
         let enqueued = try JSONEncoder().encode(QueueJournalLine(id: 1, url: url, destination: destination.path))
         try (enqueued + Data("\n\(checkpoint)\n".utf8)).write(to: state.appendingPathComponent("journal"))
 
-        let queue = try DownloadQueue(stateDirectory: state, transport: Fixture.transport(server))
+        let queue = try await offThePool { try DownloadQueue(stateDirectory: state, transport: Fixture.transport(server)) }
 
         #expect(queue.recovery.finishedOnOpening == 1)
         #expect(queue.recovery.discardedBytes == 200)
@@ -73,7 +73,7 @@ import Testing
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: state.appendingPathComponent("journal"))
 
-        let queue = try DownloadQueue(stateDirectory: state, transport: Fixture.transport(server))
+        let queue = try await offThePool { try DownloadQueue(stateDirectory: state, transport: Fixture.transport(server)) }
 
         #expect(queue.recovery.rejoined == 2)
         #expect(queue.recovery.discardedBytes == 0)
