@@ -157,16 +157,7 @@ final class DiskCacheStore: CacheStore {
         let temporary = path(".tmp-\(UUID().uuidString)")
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return false }
-        let complete = data.withUnsafeBytes { bytes -> Bool in
-            var offset = 0
-            while offset < bytes.count {
-                let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return false }
-                offset += count
-            }
-            return true
-        }
+        let complete = data.withUnsafeBytes { writeAll($0, to: descriptor) == nil }
         let flushed = complete && fsync(descriptor) == 0
         close(descriptor)
         guard flushed, rename(temporary, path(name)) == 0 else {

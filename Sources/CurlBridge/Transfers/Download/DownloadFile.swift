@@ -52,15 +52,8 @@ struct DownloadFile {
 
     /// Writes all of `bytes` at the current position.
     func write(_ bytes: UnsafeRawBufferPointer) throws(RequestError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                throw Self.fileError(code, "writing the partial file \(url.path.debugDescription) failed")
-            }
-            offset += written
+        if let code = writeAll(bytes, to: descriptor) {
+            throw Self.fileError(code, "writing the partial file \(url.path.debugDescription) failed")
         }
     }
 

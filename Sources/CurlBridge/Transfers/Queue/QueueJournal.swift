@@ -99,18 +99,9 @@ struct QueueJournal {
             data.append(line)
             data.append(UInt8(ascii: "\n"))
         }
-        let complete = data.withUnsafeBytes { bytes -> Bool in
-            var offset = 0
-            while offset < bytes.count {
-                let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return false }
-                offset += count
-            }
-            return true
-        }
-        guard complete, fsync(descriptor) == 0 else {
-            let code = errno
+        let failure = data.withUnsafeBytes { writeAll($0, to: descriptor) }
+        guard failure == nil, fsync(descriptor) == 0 else {
+            let code = failure ?? errno
             throw RequestError(
                 .fileIO, "cannot write the queue's journal \(url.path): \(String(cString: strerror(code)))",
                 underlying: POSIXErrorCode(rawValue: code).map { POSIXError($0) })
