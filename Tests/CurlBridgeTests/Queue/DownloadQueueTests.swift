@@ -91,7 +91,15 @@ struct DownloadQueueTests {
     /// Opens a queue on `scratch`'s directory, checks what it rejoined, resumes download `id` and
     /// waits for it; the queue is released on return (one queue at a time on a directory).
     private func resumeInAReopenedQueue(_ scratch: Scratch, _ server: TestServer, id: UInt64, expectingKept kept: Int64?) async throws -> QueuedDownload {
-        let queue = try await offThePool { try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server)) }
+        // The paused queue is released once its last event closure has run, a moment later.
+        let opened = PosixLock<DownloadQueue?>(nil)
+        try await waitUntil("the directory free again") {
+            if let queue = try? DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server)) {
+                opened.withLock { $0 = queue }
+            }
+            return opened.withLock { $0 != nil }
+        }
+        let queue = try #require(opened.withLock { $0 })
         #expect(queue.recovery.rejoined == 1)
         #expect(queue.download(id)?.state == .paused)
         if let kept { #expect(kept >= 196_608 && queue.download(id)?.bytesOnDisk == kept) }
@@ -197,6 +205,8 @@ struct DownloadQueueTests {
         try await waitUntil("a checkpoint") { (queue.download(id)?.bytesOnDisk ?? 0) > 0 }
         try await offThePool { queue.cancel(id) }
         try await waitUntil("the cancel") { queue.download(id)?.state == .cancelled }
+        // The state is visible as soon as it changes; the partial file is deleted just after.
+        try await waitUntil("the partial file deleted") { scratch.outputNames.isEmpty }
 
         #expect(scratch.outputNames.isEmpty, "\(scratch.outputNames)")
         #expect(throws: RequestError.self) { try queue.enqueue(.post(url(server, tls: false, 1, key: "x")), to: scratch.file("p")) }
