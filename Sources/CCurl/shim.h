@@ -4,6 +4,32 @@
 #define CURLBRIDGE_CCURL_SHIM_H
 
 #include <curl/curl.h>
+#include <fcntl.h>
+#include <linux/memfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/// An anonymous in-memory file, closed on exec and sealable (memfd_create(2), which Glibc declares
+/// only under _GNU_SOURCE); -1 with errno set on failure.
+static inline int ccurl_memfd_create(const char *name) {
+    return (int)syscall(SYS_memfd_create, name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+}
+
+// Glibc's <fcntl.h> names the seals only under _GNU_SOURCE, and <linux/fcntl.h> clashes with it:
+// the kernel's values (include/uapi/linux/fcntl.h).
+#ifndef F_ADD_SEALS
+#define F_ADD_SEALS (1024 + 9)
+#define F_SEAL_SEAL 0x0001
+#define F_SEAL_SHRINK 0x0002
+#define F_SEAL_GROW 0x0004
+#define F_SEAL_WRITE 0x0008
+#endif
+
+/// Seals a memfd against every change to its size or contents, and against further seals
+/// (fcntl(2) F_ADD_SEALS); -1 with errno set on failure.
+static inline int ccurl_seal_contents(int fd) {
+    return fcntl(fd, F_ADD_SEALS, F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE);
+}
 
 static inline CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);

@@ -37,6 +37,10 @@ public struct TLSConfiguration: Sendable, Hashable {
     /// (a self-signed server with a pinned key stays safe); a host with certificate pins is still
     /// verified against its pinned certificates.
     public var disablesCertificateVerification: Bool
+    /// The system CA bundle given to curl for ``TrustRoots/system`` and
+    /// ``TrustRoots/systemAdding(_:)`` (``SystemTrustStore/bundleFile``); `nil` leaves curl's
+    /// defaults. Tests point it at a bundle of their own.
+    var systemBundleFile = SystemTrustStore.bundleFile
 
     /// Creates a TLS configuration; every parameter has the default documented on its property.
     public init(

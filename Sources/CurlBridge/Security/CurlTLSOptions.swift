@@ -12,8 +12,12 @@ internal import CCurl
 struct CurlTLSOptions: Sendable {
     /// What curl is told for requests to one host.
     struct HostPolicy: Sendable {
-        /// The CAs to trust, in memory; `nil` for curl's default store.
+        /// The CAs to trust, in memory; `nil` for curl's default store or ``caFile``.
         let trustedCertificates: CurlBlob?
+        /// A CA file given to curl alone, without a CA directory, so that curl parses it once per
+        /// transport and caches the store for every later connection (`CURLOPT_CA_CACHE_TIMEOUT`);
+        /// `nil` for ``trustedCertificates`` or curl's defaults.
+        let caFile: String?
         /// Whether curl's default CA file and directory are switched off, so that only
         /// ``trustedCertificates`` anchor the chain.
         let excludesSystemStore: Bool
@@ -40,22 +44,31 @@ struct CurlTLSOptions: Sendable {
     private let clientCertificate: (blob: CurlBlob, type: String)?
     private let clientKey: CurlBlob?
     private let clientPassphrase: String?
+    /// The system bundle and the added CAs of ``TrustRoots/systemAdding(_:)``, open as long as
+    /// these options (the transport's engine) live.
+    private let inMemoryCAFile: InMemoryCAFile?
 
     /// The options for `tls`.
     init(_ tls: TLSConfiguration) {
-        let trusted: CurlBlob?
+        var trusted: CurlBlob?
+        var caFile: String?
+        var inMemoryCAFile: InMemoryCAFile?
         switch (tls.trustRoots.certificates, tls.trustRoots.includesSystem) {
         case (nil, _):
-            trusted = nil
+            caFile = tls.systemBundleFile
         case (let added?, true):
-            var bundle = SystemTrustStore.bundlePEM
+            var bundle = SystemTrustStore.pem(of: tls.systemBundleFile)
             bundle.append(contentsOf: Array("\n".utf8) + Array(added.pem.utf8))
-            trusted = CurlBlob(bundle)
+            // A file curl can cache the parsed store of; a blob it parses for every connection.
+            inMemoryCAFile = InMemoryCAFile(contents: bundle)
+            caFile = inMemoryCAFile?.path
+            trusted = caFile == nil ? CurlBlob(bundle) : nil
         case (let only?, false):
             trusted = CurlBlob(Data(only.pem.utf8))
         }
+        self.inMemoryCAFile = inMemoryCAFile
         unpinned = HostPolicy(
-            trustedCertificates: trusted, excludesSystemStore: !tls.trustRoots.includesSystem,
+            trustedCertificates: trusted, caFile: caFile, excludesSystemStore: !tls.trustRoots.includesSystem,
             verifiesPeer: !tls.disablesCertificateVerification, pinnedPublicKeys: nil, pinsCertificates: false)
         var exactHosts: [String: HostPolicy] = [:]
         var domains: [String: HostPolicy] = [:]
@@ -91,13 +104,14 @@ struct CurlTLSOptions: Sendable {
         let keys = pinning.publicKeyHashes.isEmpty ? nil : pinning.publicKeyHashes.joined(separator: ";")
         guard let certificates = pinning.certificates else {
             return HostPolicy(
-                trustedCertificates: unpinned.trustedCertificates, excludesSystemStore: unpinned.excludesSystemStore,
+                trustedCertificates: unpinned.trustedCertificates, caFile: unpinned.caFile,
+                excludesSystemStore: unpinned.excludesSystemStore,
                 verifiesPeer: unpinned.verifiesPeer, pinnedPublicKeys: keys, pinsCertificates: false)
         }
         // The pinned certificates are the only anchors; curl's OpenSSL backend sets
         // X509_V_FLAG_PARTIAL_CHAIN, so a pinned leaf or intermediate anchors the chain by itself.
         return HostPolicy(
-            trustedCertificates: CurlBlob(Data(certificates.pem.utf8)), excludesSystemStore: true,
+            trustedCertificates: CurlBlob(Data(certificates.pem.utf8)), caFile: nil, excludesSystemStore: true,
             verifiesPeer: true, pinnedPublicKeys: keys, pinsCertificates: true)
     }
 
@@ -140,6 +154,10 @@ struct CurlTLSOptions: Sendable {
         try easy.set(CURLOPT_SSLVERSION, minimumVersion)
         if let trusted = policy.trustedCertificates {
             try easy.set(CURLOPT_CAINFO_BLOB, retaining: trusted)
+        }
+        if let caFile = policy.caFile {
+            try easy.set(CURLOPT_CAINFO, caFile)
+            try easy.set(CURLOPT_CAPATH, pointer: nil)
         }
         if policy.excludesSystemStore {
             try easy.set(CURLOPT_CAINFO, pointer: nil)
