@@ -5,7 +5,7 @@
 #
 #   Benchmarks/run.sh                      full run (about 10 minutes on 2 cores after the build)
 #   SCALE=0.1 Benchmarks/run.sh            a tenth of the requests and download size: a smoke run
-#   WORKLOADS="1 3" Benchmarks/run.sh      only some workloads (1-8, see README.md)
+#   WORKLOADS="1 3" Benchmarks/run.sh      only some workloads (1-9, see README.md)
 #   REPEATS=1 TIMEOUT=60 …                 repetitions per client, per-invocation time limit (s)
 #   SLOW_REPEATS=3 …                       repetitions of the slow consumer (7), 1 by default
 #   CARRY_OVER=0 …                         drop, rather than keep, the tables of workloads not run
@@ -15,7 +15,7 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SCALE=${SCALE:-1}
-WORKLOADS=${WORKLOADS:-"1 2 3 4 5 6 7 8"}
+WORKLOADS=${WORKLOADS:-"1 2 3 4 5 6 7 8 9"}
 REPEATS=${REPEATS:-3}
 SLOW_REPEATS=${SLOW_REPEATS:-1}
 CARRY_OVER=${CARRY_OVER:-1}
@@ -85,7 +85,8 @@ main() {
         6) workload_64k ;;
         7) workload_slow_consumer ;;
         8) workload_upload ;;
-        *) echo "unknown workload $workload (1-8)" >&2; exit 2 ;;
+        9) workload_new_tls_connections ;;
+        *) echo "unknown workload $workload (1-9)" >&2; exit 2 ;;
         esac
     done
     server_stop

@@ -10,12 +10,13 @@ SYSTEM_BUNDLE=/etc/ssl/certs/ca-certificates.crt
 WITH_TEST_CA=(unshare --mount --propagation private sh -c 'mount --bind "$0" "$1" && shift && exec "$@"')
 
 # What CurlBridge's default configuration asks of curl for every request — its User-Agent, every
-# content encoding curl decodes, the cookie engine with one jar — given to raw libcurl too, so that
-# both send the same requests and do the same protocol work (the ratios compare the clients, not
-# their defaults).
-LIBCURL_SAME_REQUESTS=(--user-agent "CurlBridge/$(sed -n 's/.*static let current = "\(.*\)"/\1/p' \
+# content encoding curl decodes, the cookie engine with one jar, the CA file without curl's CA
+# directory (so curl caches the parsed store) — given to raw libcurl too, so that both send the same
+# requests and do the same protocol work (the ratios compare the clients, not their defaults).
+LIBCURL_SAME_HEADERS=(--user-agent "CurlBridge/$(sed -n 's/.*static let current = "\(.*\)"/\1/p' \
     "$(dirname "${BASH_SOURCE[0]}")/../../Sources/CurlBridge/Configuration/Configuration.swift") libcurl/$(curl-config --version 2>/dev/null | cut -d' ' -f2)" \
     --decode --cookies)
+LIBCURL_SAME_REQUESTS=("${LIBCURL_SAME_HEADERS[@]}" --no-ca-path)
 
 # client_command LABEL: the command for LABEL, into the CMD array (common arguments appended later).
 # Labels ending in -download use the client's download-to-a-file verb (--transfer download).
@@ -24,6 +25,8 @@ client_command() {
     curlbridge-blocking | curlbridge-async | curlbridge-callback) CMD=("$BIN/bench-curlbridge" --style "${1#curlbridge-}") ;;
     curlbridge-*-download) CMD=("$BIN/bench-curlbridge" --style "$(echo "$1" | cut -d- -f2)" --transfer download) ;;
     libcurl-easy | libcurl-multi) CMD=("$BIN/bench-libcurl" --mode "${1#libcurl-}" "${LIBCURL_SAME_REQUESTS[@]}") ;;
+    # Debian's libcurl as built: CA file and CA directory, the store parsed for every connection.
+    libcurl-easy-ca-path) CMD=("$BIN/bench-libcurl" --mode easy "${LIBCURL_SAME_HEADERS[@]}") ;;
     libcurl-multi-16k) CMD=("$BIN/bench-libcurl" --mode multi --buffer 16384 "${LIBCURL_SAME_REQUESTS[@]}") ;;
     libcurl-multi-512k-upload) CMD=("$BIN/bench-libcurl" --mode multi --upload-buffer 524288 "${LIBCURL_SAME_REQUESTS[@]}") ;;
     urlsession-sync | urlsession-async) CMD=("$BIN/bench-urlsession" --mode "${1#urlsession-}") ;;
@@ -32,15 +35,25 @@ client_command() {
     ahc-download) CMD=("$BIN/bench-ahc" --transfer download) ;;
     *) echo "unknown client $1" >&2; exit 2 ;;
     esac
-    if [[ $1 == urlsession-* && $URL == https://* ]]; then CMD=("${WITH_TEST_CA[@]}" "$CA_PEM" "$SYSTEM_BUNDLE" "${CMD[@]}"); fi
+    if [ -n "${SYSTEM_TRUST_BUNDLE:-}" ]; then
+        CMD=("${WITH_TEST_CA[@]}" "$SYSTEM_TRUST_BUNDLE" "$SYSTEM_BUNDLE" "${CMD[@]}")
+    elif [[ $1 == urlsession-* && $URL == https://* ]]; then
+        CMD=("${WITH_TEST_CA[@]}" "$CA_PEM" "$SYSTEM_BUNDLE" "${CMD[@]}")
+    fi
+}
+
+# The CA arguments of every client: the test CA, or nothing where the system store is measured.
+ca_arguments() {
+    if [ -n "${SYSTEM_TRUST_BUNDLE:-}" ]; then CA_ARGS=(); else CA_ARGS=(--cacert "$CA_PEM"); fi
 }
 
 # run_client LABEL: one invocation with the current WORKLOAD, URL, REQUESTS, CONCURRENCY, EXTRA.
 run_client() {
     local label=$1 output status=0 line
     client_command "$label"
+    ca_arguments
     output=$(timeout --kill-after=5 "$TIMEOUT" "${CMD[@]}" --url "$URL" --requests "$REQUESTS" \
-        --concurrency "$CONCURRENCY" --workload "$WORKLOAD" --cacert "$CA_PEM" "${EXTRA[@]}" \
+        --concurrency "$CONCURRENCY" --workload "$WORKLOAD" "${CA_ARGS[@]}" "${EXTRA[@]}" \
         2>"$PREFIX/stderr.txt") || status=$?
     line=$(printf '%s\n' "$output" | grep '^{' | tail -n 1 || true)
     if [ -z "$line" ]; then
@@ -163,4 +176,17 @@ workload_upload() {
     EXTRA=(--upload "$SERVER_PREFIX/www/big")
     rounds curlbridge-async curlbridge-blocking curlbridge-callback libcurl-easy libcurl-multi libcurl-multi-512k-upload \
         urlsession-sync ahc
+}
+
+# 200 sequential GETs, each on a new TLS connection with a full handshake (the server closes every
+# connection and resumes no session): a client's first request to a new https host, every time.
+# Every client trusts the system store, here the machine's bundle with the test CA appended,
+# bind-mounted over it in a private mount namespace (no other process sees it).
+workload_new_tls_connections() {
+    WORKLOAD=9-new-tls-connections URL=https://127.0.0.1:$FRESH_TLS_PORT/small
+    REQUESTS=$(scaled 200) CONCURRENCY=1 EXTRA=()
+    SYSTEM_TRUST_BUNDLE=$PREFIX/system-and-test-ca.pem
+    cat "$SYSTEM_BUNDLE" "$CA_PEM" >"$SYSTEM_TRUST_BUNDLE"
+    rounds curlbridge-blocking curlbridge-async curlbridge-callback libcurl-easy libcurl-easy-ca-path urlsession-sync ahc
+    SYSTEM_TRUST_BUNDLE=
 }

@@ -5,8 +5,10 @@
 #   server_start            starts nginx in the foreground mode, in the background (NGINX_PID), and
 #                           $BIN/bench-upload-sink (SINK_PID, SINK_PORT)
 #   server_stop             stops both by PID
-# Sets HTTP_PORT, HTTPS_PORT, CA_PEM, BIG_BYTES, SLOW_BYTES.
-# nginx serves /small (100 bytes), /64k, /big (1 GiB × SCALE) and /slow (200 MiB × SCALE).
+# Sets HTTP_PORT, HTTPS_PORT, FRESH_TLS_PORT, CA_PEM, BIG_BYTES, SLOW_BYTES.
+# nginx serves /small (100 bytes), /64k, /big (1 GiB × SCALE) and /slow (200 MiB × SCALE); on
+# FRESH_TLS_PORT, every response closes its TLS connection and no session is resumed, so each
+# request is a client's first to a new https host (workload 9).
 #
 # Uploads go to bench-upload-sink, not nginx: nginx answers a 'return' location at once and
 # discards the body in the background; curl keeps sending after that early 200, but
@@ -52,6 +54,8 @@ server_prepare() {
     HTTP_PORT=$(free_port)
     HTTPS_PORT=$(free_port)
     while [ "$HTTPS_PORT" = "$HTTP_PORT" ]; do HTTPS_PORT=$(free_port); done
+    FRESH_TLS_PORT=$(free_port)
+    while [ "$FRESH_TLS_PORT" = "$HTTP_PORT" ] || [ "$FRESH_TLS_PORT" = "$HTTPS_PORT" ]; do FRESH_TLS_PORT=$(free_port); done
     cat >"$SERVER_PREFIX/nginx.conf" <<CONF
 # One worker: the clients get the other core.
 worker_processes 1;
@@ -86,6 +90,18 @@ http {
         ssl_certificate_key $SERVER_PREFIX/server.key;
         ssl_protocols TLSv1.2 TLSv1.3;
         http2_max_concurrent_streams 1024;
+        root $SERVER_PREFIX/www;
+    }
+    server {
+        # A new TLS connection for every request, with a full handshake: no keep-alive, no
+        # session cache, no tickets.
+        listen 127.0.0.1:$FRESH_TLS_PORT ssl backlog=4096;
+        ssl_certificate $SERVER_PREFIX/server.pem;
+        ssl_certificate_key $SERVER_PREFIX/server.key;
+        ssl_protocols TLSv1.2 TLSv1.3;
+        ssl_session_cache off;
+        ssl_session_tickets off;
+        keepalive_timeout 0;
         root $SERVER_PREFIX/www;
     }
 }

@@ -8,7 +8,7 @@ static void usage(const char *program, const char *problem) {
     fprintf(stderr,
             "%s\nusage: %s --mode easy|multi --url URL --requests N --concurrency C [--cacert PATH] "
             "[--output PATH] [--workload NAME] [--stream] [--buffer BYTES] [--fsync] [--consume-rate BYTES_PER_S] "
-            "[--upload PATH] [--upload-buffer BYTES] [--user-agent TEXT] [--decode] [--cookies]\n",
+            "[--upload PATH] [--upload-buffer BYTES] [--user-agent TEXT] [--decode] [--cookies] [--no-ca-path]\n",
             problem, program);
     exit(2);
 }
@@ -30,7 +30,7 @@ void bench_parse_args(int argc, char **argv, struct bench_args *args) {
                                 .output = "/dev/null", .workload = "unnamed", .mode = "easy",
                                 .buffer = 524288, .stream = 0, .fsync = 0,
                                 .consume_rate = 0, .upload = NULL, .upload_buffer = 0,
-                                .user_agent = NULL, .decode = 0, .cookies = 0};
+                                .user_agent = NULL, .decode = 0, .cookies = 0, .no_ca_path = 0};
     for (int i = 1; i < argc; i++) {
         const char *flag = argv[i];
         /* The flags without a value. */
@@ -38,6 +38,7 @@ void bench_parse_args(int argc, char **argv, struct bench_args *args) {
                   : strcmp(flag, "--fsync") == 0   ? &args->fsync
                   : strcmp(flag, "--decode") == 0  ? &args->decode
                   : strcmp(flag, "--cookies") == 0 ? &args->cookies
+                  : strcmp(flag, "--no-ca-path") == 0 ? &args->no_ca_path
                                                    : NULL;
         if (on != NULL) {
             *on = 1;

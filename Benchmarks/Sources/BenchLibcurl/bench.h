@@ -27,6 +27,7 @@ struct bench_args {
     const char *user_agent; /* --user-agent: CURLOPT_USERAGENT; NULL: none (curl's default) */
     int decode;             /* --decode: CURLOPT_ACCEPT_ENCODING "" (every encoding curl decodes) */
     int cookies;            /* --cookies: the cookie engine, one jar shared by every handle (CURLSH) */
+    int no_ca_path;         /* --no-ca-path: CURLOPT_CAPATH NULL, the CA file alone, which curl caches */
 };
 
 /* What the requests did; latencies in nanoseconds, one slot per request. */

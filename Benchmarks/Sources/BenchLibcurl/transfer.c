@@ -92,6 +92,8 @@ CURLcode bench_setup_easy(CURL *easy, const struct bench_args *args, struct benc
     SET(CURLOPT_CONNECTTIMEOUT, 30L);
     SET(CURLOPT_TIMEOUT, 120L);
     if (args->cacert != NULL) SET(CURLOPT_CAINFO, args->cacert);
+    /* Without a CA directory curl keeps the parsed CA file for later connections (7.87+). */
+    if (args->no_ca_path) SET(CURLOPT_CAPATH, NULL);
     if (args->user_agent != NULL) SET(CURLOPT_USERAGENT, args->user_agent);
     if (args->decode) SET(CURLOPT_ACCEPT_ENCODING, "");
     if (args->cookies) {
