@@ -17,8 +17,23 @@ final class ResponseBodyBuffer: BodySink, Sendable {
         case end(Result<Response, RequestError>)
     }
 
+    /// What ``write(_:)`` does with a piece, decided under the lock.
+    private enum WriteStep {
+        /// The piece joined the last chunk, or was refused: this is the verdict.
+        case done(BodyChunkVerdict)
+        /// The piece starts a new chunk of this capacity.
+        case startChunk(capacity: Int)
+    }
+
+    /// What the buffer holds for the consumer: a chunk is still gathering pieces until taken.
+    private enum Entry {
+        case head(ResponseHead)
+        case chunk(GatheredChunk)
+        case end(Result<Response, RequestError>)
+    }
+
     private struct State {
-        var items: [Item] = []
+        var items: [Entry] = []
         /// Index of the next item to take in `items`.
         var next = 0
         /// Body bytes put in and not taken yet.
@@ -34,9 +49,13 @@ final class ResponseBodyBuffer: BodySink, Sendable {
         var waitingTask: CheckedContinuation<Void, Never>?
         /// Called whenever an item arrives (blocking and callback consumers).
         var onArrival: (@Sendable () -> Void)?
+        /// The capacity of the latest chunk started.
+        var lastChunkCapacity = 0
     }
 
     private let limits: BufferLimits
+    /// The chunks' buffers: as many kept for reuse as the unread bytes and two more chunks fill.
+    private let chunks: ChunkPool
     /// A ``PosixLock``, not a `Mutex`: the producer and the consumer contend for it, and
     /// ThreadSanitizer sees `Mutex`'s contended hand-over on Linux as a race (see ``PosixLock``).
     private let state = PosixLock(State())
@@ -44,6 +63,16 @@ final class ResponseBodyBuffer: BodySink, Sendable {
     /// A buffer with the given watermarks.
     init(limits: BufferLimits) {
         self.limits = limits
+        chunks = ChunkPool(budget: limits.highWatermark + 2 * GatheredChunk.maximumCapacity)
+    }
+
+    deinit {
+        // Chunks the consumer never took.
+        state.withLock { state in
+            for case .chunk(let chunk) in state.items[state.next...] {
+                chunks.recycle(chunk.buffer, capacity: chunk.capacity)
+            }
+        }
     }
 
     /// Events that fill this buffer.
@@ -91,24 +120,41 @@ final class ResponseBodyBuffer: BodySink, Sendable {
 
     // MARK: Producer (the transport's queue)
 
-    /// Takes a piece of the body, or pauses the transfer while the buffer is above its high watermark.
+    /// Takes a piece of the body, or pauses the transfer while the buffer is above its high
+    /// watermark. The piece joins the last chunk while the consumer has not taken it and it has
+    /// room (no one to wake then: the consumer will find it); otherwise it starts a new chunk.
     func write(_ bytes: UnsafeRawBufferPointer) -> BodyChunkVerdict {
-        let accepted = state.withLock { state -> Bool in
+        guard !bytes.isEmpty else { return .accept }
+        let step = state.withLock { state -> WriteStep in
             guard state.buffered < limits.highWatermark else {
                 state.isPausedForRoom = true
-                return false
+                return .done(.pause)
             }
-            return true
+            let last = state.items.count - 1
+            guard last >= state.next, case .chunk(var chunk) = state.items[last], chunk.hasRoom(for: bytes.count) else {
+                state.lastChunkCapacity = GatheredChunk.capacity(forPiece: bytes.count, after: state.lastChunkCapacity)
+                return .startChunk(capacity: state.lastChunkCapacity)
+            }
+            chunk.append(bytes)
+            state.items[last] = .chunk(chunk)
+            state.buffered += bytes.count
+            return .done(.accept)
         }
-        guard accepted else { return .pause }
-        put(.chunk(Data(bytes)), isLast: false)
-        return .accept
+        switch step {
+        case .done(let verdict):
+            return verdict
+        case .startChunk(let capacity):
+            var chunk = GatheredChunk(capacity: capacity, from: chunks)
+            chunk.append(bytes)
+            put(.chunk(chunk), isLast: false)
+            return .accept
+        }
     }
 
-    private func put(_ item: Item, isLast: Bool) {
+    private func put(_ entry: Entry, isLast: Bool) {
         let (task, onArrival) = state.withLock { state in
-            state.items.append(item)
-            if case .chunk(let data) = item { state.buffered += data.count }
+            state.items.append(entry)
+            if case .chunk(let chunk) = entry { state.buffered += chunk.count }
             if isLast {
                 state.isEnded = true
                 state.handle = nil
@@ -125,28 +171,33 @@ final class ResponseBodyBuffer: BodySink, Sendable {
     /// The next item, or `nil` when none has arrived yet; after the end, the end again. Resumes a transfer paused for room once
     /// the buffer is down to the low watermark.
     func take() -> Item? {
-        let (item, resume) = state.withLock { state -> (Item?, TransferHandle?) in
+        let (entry, resume) = state.withLock { state -> (Entry?, TransferHandle?) in
             guard state.next < state.items.count else { return (nil, nil) }
-            let item = state.items[state.next]
-            if case .end = item { return (item, nil) }  // the end stays: every later take sees it
+            let entry = state.items[state.next]
+            if case .end = entry { return (entry, nil) }  // the end stays: every later take sees it
             state.next += 1
             if state.next > 64, state.next * 2 > state.items.count {
                 state.items.removeFirst(state.next)
                 state.next = 0
             }
             var resume: TransferHandle?
-            if case .chunk(let data) = item {
-                state.buffered -= data.count
+            if case .chunk(let chunk) = entry {
+                state.buffered -= chunk.count
                 // Without a handle yet, ``attach(_:)`` resumes instead.
                 if state.isPausedForRoom, state.buffered <= limits.lowWatermark, let handle = state.handle {
                     state.isPausedForRoom = false
                     resume = handle
                 }
             }
-            return (item, resume)
+            return (entry, resume)
         }
         resume?.resume()
-        return item
+        switch entry {
+        case nil: return nil
+        case .head(let head)?: return .head(head)
+        case .chunk(let chunk)?: return .chunk(chunks.data(chunk.buffer, count: chunk.count, capacity: chunk.capacity))
+        case .end(let result)?: return .end(result)
+        }
     }
 
     /// The head that `first` — the first item taken — carries: the head itself, or the response's
