@@ -83,16 +83,22 @@ import Testing
     @Test func trustRootsBecomeCurlsCAOptions() throws {
         let system = CurlTLSOptions(TLSConfiguration()).policy(forHost: "a")
         #expect(system.trustedCertificates == nil && !system.excludesSystemStore && system.verifiesPeer)
+        #expect(system.caFile == SystemTrustStore.bundleFile)  // the CA file alone, which curl caches
 
         let replacing = CurlTLSOptions(TLSConfiguration(trustRoots: .replacingSystem(with: Fixture.testCA))).policy(forHost: "a")
         #expect(replacing.trustedCertificates?.count == TestServer.certificateAuthorityPEM.utf8.count)
         #expect(replacing.excludesSystemStore)  // curl's default CA file and directory are switched off
 
-        let adding = CurlTLSOptions(TLSConfiguration(trustRoots: .systemAdding(Fixture.testCA))).policy(forHost: "a")
+        let addingOptions = CurlTLSOptions(TLSConfiguration(trustRoots: .systemAdding(Fixture.testCA)))  // owns the file
+        let adding = addingOptions.policy(forHost: "a")
         let systemBundle = SystemTrustStore.bundlePEM
         #expect(!systemBundle.isEmpty)
-        #expect(adding.trustedCertificates?.count == systemBundle.count + 1 + TestServer.certificateAuthorityPEM.utf8.count)
-        #expect(!adding.excludesSystemStore)
+        // One sealed in-memory file with both (TLSTrustStoreCacheTests), not a blob curl parses
+        // for every connection.
+        let bundle = try #require(adding.caFile.flatMap { FileManager.default.contents(atPath: $0) })
+        #expect(bundle.count == systemBundle.count + 1 + TestServer.certificateAuthorityPEM.utf8.count)
+        #expect(adding.trustedCertificates == nil && !adding.excludesSystemStore)
+        withExtendedLifetime(addingOptions) {}
 
         let insecure = CurlTLSOptions(.insecureNoVerification).policy(forHost: "a")
         #expect(!insecure.verifiesPeer)

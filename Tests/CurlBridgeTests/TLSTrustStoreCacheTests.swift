@@ -117,6 +117,7 @@ import Testing
         #expect(write(descriptor, "x", 1) == -1 && errno == EPERM)
         #expect(ftruncate(descriptor, 0) == -1 && errno == EPERM)
         #expect(FileManager.default.contents(atPath: path) == contents)
+        withExtendedLifetime(options) {}  // the options own the file
     }
 
     @Test func aBundleFileMustBeAReadableNonEmptyFile() throws {

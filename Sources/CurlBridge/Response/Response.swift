@@ -20,8 +20,8 @@ public struct Response: Sendable, Equatable {
     }
     /// The header fields of the final response, as libcurl's header API reports them.
     public var headerFields: HTTPFields {
-        get { storage.value.headerFields }
-        _modify { yield &storage.value.headerFields }
+        get { storage.value.headerFields.fields }
+        _modify { yield &storage.value.headerFields.fields }
     }
     /// The body, decoded from any content encoding.
     public var body: Data
@@ -65,7 +65,7 @@ public struct Response: Sendable, Equatable {
     /// A response's stored fields.
     private struct Fields: Sendable, Equatable {
         var status: HTTPResponse.Status
-        var headerFields: HTTPFields
+        var headerFields: ResponseHeaderFields
         var url: String
         var redirects: [RedirectHop]
         var httpVersion: HTTPVersion
@@ -85,6 +85,26 @@ public struct Response: Sendable, Equatable {
         status: HTTPResponse.Status, headerFields: HTTPFields, body: Data, url: String,
         httpVersion: HTTPVersion, metrics: TransferMetrics,
         requestMethod: HTTPRequest.Method = .get, requestAccept: String? = nil, redirects: [RedirectHop] = []
+    ) {
+        self.init(
+            status: status, headerFields: .fields(headerFields), body: body, url: url, httpVersion: httpVersion,
+            metrics: metrics, requestMethod: requestMethod, requestAccept: requestAccept, redirects: redirects)
+    }
+
+    /// Creates a response whose fields are parsed from `headerBlock` when first read.
+    init(
+        status: HTTPResponse.Status, headerBlock: ResponseHeaderBlock, body: Data, url: String,
+        httpVersion: HTTPVersion, metrics: TransferMetrics, requestMethod: HTTPRequest.Method, requestAccept: String?
+    ) {
+        self.init(
+            status: status, headerFields: .block(headerBlock), body: body, url: url, httpVersion: httpVersion,
+            metrics: metrics, requestMethod: requestMethod, requestAccept: requestAccept, redirects: [])
+    }
+
+    private init(
+        status: HTTPResponse.Status, headerFields: ResponseHeaderFields, body: Data, url: String,
+        httpVersion: HTTPVersion, metrics: TransferMetrics,
+        requestMethod: HTTPRequest.Method, requestAccept: String?, redirects: [RedirectHop]
     ) {
         storage = CopyOnWrite(Fields(
             status: status, headerFields: headerFields, url: url, redirects: redirects,

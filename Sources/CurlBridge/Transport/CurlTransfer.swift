@@ -36,8 +36,8 @@ final class CurlTransfer {
 
     /// Checks every header line curl receives.
     @exclusivity(unchecked) private var headGuard: ResponseHeadGuard
-    /// The latest response head's fields, from the lines the guard accepted.
-    @exclusivity(unchecked) private var responseFields = ResponseFieldCollector()
+    /// The latest response head's field lines, from the lines the guard accepted.
+    @exclusivity(unchecked) private var responseHead = ResponseHeadRecorder()
     /// A `401` waiting while curl may answer its challenge.
     @exclusivity(unchecked) private var challenge = ChallengeHold()
     /// The idle timeout, if the request has one.
@@ -246,7 +246,7 @@ final class CurlTransfer {
             failure = RequestError(code, reason, method: request.method, url: request.url)
             return 0
         }
-        responseFields.take(line)
+        responseHead.take(line)
         guard !headDelivered, receiver.wantsHeads else { return line.count }
         if line.count > 2 {
             if line.starts(with: "HTTP/".utf8) { challenge.statusLineArrived() }
@@ -255,7 +255,7 @@ final class CurlTransfer {
         let code = easy.info(long: CURLINFO_RESPONSE_CODE)
         guard code >= 200 else { return line.count }
         let head = ResponseHead(
-            status: .init(code: code), headerFields: responseFields.fields, httpVersion: readHTTPVersion(),
+            status: .init(code: code), headerFields: responseHead.headerBlock().fields, httpVersion: readHTTPVersion(),
             url: easy.info(string: CURLINFO_EFFECTIVE_URL))
         if ChallengeHold.holds(status: code, curlAnswersChallenges: request.authentication != nil) {
             challenge.hold(head)
@@ -443,7 +443,7 @@ final class CurlTransfer {
         }
         return .success(Response(
             status: .init(code: easy.info(long: CURLINFO_RESPONSE_CODE)),
-            headerFields: responseFields.fields,
+            headerBlock: responseHead.headerBlock(),
             body: Data(),
             url: easy.info(string: CURLINFO_EFFECTIVE_URL),
             httpVersion: readHTTPVersion(),
