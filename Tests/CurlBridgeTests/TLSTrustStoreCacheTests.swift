@@ -8,20 +8,23 @@ import Testing
 /// tests hold that a cached store trusts exactly what it did when parsed, on every new connection,
 /// and never what another host's policy trusts.
 @Suite(.hangGuard) struct TLSTrustStoreCacheTests {
-    /// A file holding `pem`, removed after `body`.
-    private static func withBundleFile(_ pem: String, _ body: (String) async throws -> Void) async throws {
+    /// A TLS configuration with `trustRoots` whose system store is a file holding `pem`, removed
+    /// after `body`.
+    private static func withSystemBundle(
+        holding pem: String, trustRoots: TrustRoots = .system, _ body: (TLSConfiguration) async throws -> Void
+    ) async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ca-\(UUID().uuidString).pem").path
         try Data(pem.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try await body(path)
+        var tls = TLSConfiguration(trustRoots: trustRoots)
+        tls.systemBundleFile = path
+        try await body(tls)
     }
 
     @Test(arguments: ClientStyle.allCases)
     func aSystemBundleFileTrustsItsCAsOnEveryNewConnection(style: ClientStyle) async throws {
-        try await Self.withBundleFile(TestServer.certificateAuthorityPEM) { bundle in
+        try await Self.withSystemBundle(holding: TestServer.certificateAuthorityPEM) { tls in
             try await TLSFixture.withListener(.trusted) { listener in
-                var tls = TLSConfiguration()
-                tls.systemBundleFile = bundle
                 let transport = Transport(configuration: Configuration(tls: tls))
                 // Two host names, two connections: the second verifies against the cached store.
                 for host in ["127.0.0.1", "localhost", "127.0.0.1"] {
@@ -35,10 +38,8 @@ import Testing
 
     @Test(arguments: ClientStyle.allCases)
     func aSystemBundleWithoutTheCAKeepsRefusingIt(style: ClientStyle) async throws {
-        try await Self.withBundleFile(TestServer.unknownCertificateAuthorityPEM) { bundle in
+        try await Self.withSystemBundle(holding: TestServer.unknownCertificateAuthorityPEM) { tls in
             try await TLSFixture.withListener(.trusted) { listener in
-                var tls = TLSConfiguration()
-                tls.systemBundleFile = bundle
                 let transport = try TLSFixture.transport(listener, tls: tls)
                 for _ in 0..<2 {
                     let error = try #require(await style.send(.get("echo"), through: transport).failure)
@@ -76,9 +77,8 @@ import Testing
     func addingToACachedSystemBundleTrustsBothOnEveryNewConnection(style: ClientStyle) async throws {
         // The test CA in the "system" bundle, the unknown-authority CA added: each listener is
         // trusted, and twice (the second connection to each uses the cached store).
-        try await Self.withBundleFile(TestServer.certificateAuthorityPEM) { bundle in
-            var tls = TLSConfiguration(trustRoots: .systemAdding(Fixture.certificates(TestServer.unknownCertificateAuthorityPEM)))
-            tls.systemBundleFile = bundle
+        let added = TrustRoots.systemAdding(Fixture.certificates(TestServer.unknownCertificateAuthorityPEM))
+        try await Self.withSystemBundle(holding: TestServer.certificateAuthorityPEM, trustRoots: added) { tls in
             let transport = Transport(configuration: Configuration(tls: tls))
             try await TLSFixture.withListener(.trusted) { trusted in
                 try await TLSFixture.withListener(.unknownAuthority) { added in
