@@ -9,32 +9,37 @@ import Testing
 @Suite("DownloadQueue: downloads that survive the process", .hangGuard, .serialized)
 struct DownloadQueueTests {
     /// A scratch directory with a state directory and an output directory in it.
+    /// The queue's state directory and its downloads' directory, each in a scratch directory of
+    /// its own, so that the downloads' one lists only downloads.
     struct Scratch {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("queue-\(UUID().uuidString)", isDirectory: true)
-        var state: URL { root.appendingPathComponent("state", isDirectory: true) }
-        func file(_ name: String) -> URL { root.appendingPathComponent("out/\(name)") }
-        func remove() { try? FileManager.default.removeItem(at: root) }
+        private let states: ScratchDirectory
+        private let outputs: ScratchDirectory
+
+        init() throws {
+            states = try ScratchDirectory()
+            outputs = try ScratchDirectory()
+        }
+
+        /// The state directory, which the queue creates.
+        var state: URL { states.file("state") }
+        func file(_ name: String) -> URL { outputs.file(name) }
+        func remove() {
+            states.remove()
+            outputs.remove()
+        }
 
         /// Files in the output directory, hidden partial files included.
-        var outputNames: [String] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("out").path)) ?? []).sorted()
-        }
+        var outputNames: [String] { outputs.contents }
     }
 
     private func url(_ server: TestServer, tls: Bool, _ size: Int, key: String, _ extra: String = "") -> String {
         "\(tls ? server.httpsURL : server.httpURL)resource/\(size)?count=\(key)\(extra)"
     }
 
-    /// Waits until `isMet` holds for the queue.
-    private func waitUntil(_ what: String, limit: Duration = .seconds(60), _ isMet: @escaping @Sendable () -> Bool) async throws {
-        let met = await poll(within: limit, until: isMet)
-        try #require(met, "\(what) within \(limit)")
-    }
-
     @Test("Every download finishes byte-identical, reported in each style", arguments: ClientStyle.allCases)
     func downloadsFinishInEveryStyle(style: ClientStyle) async throws {
         for tls in [false, true] {
-            let scratch = Scratch()
+            let scratch = try Scratch()
             defer { scratch.remove() }
             let server = try await Fixture.server()
             let queue = try await offThePool { try DownloadQueue(
@@ -60,7 +65,7 @@ struct DownloadQueueTests {
                 }
                 finished = ids.compactMap { seen[$0] }
             case .callback:
-                try await waitUntil("three final callbacks") { callbacks.withLock { $0.count } == 3 }
+                try await waitFor("three final callbacks") { callbacks.withLock { $0.count } == 3 }
                 finished = callbacks.withLock { $0 }.sorted { $0.id < $1.id }
             case .blocking:
                 finished = try await onWorkerThread { Result { () throws(RequestError) in try queue.waitForAll() } }.get()
@@ -82,9 +87,9 @@ struct DownloadQueueTests {
         let queue = try await offThePool { try DownloadQueue(
             stateDirectory: scratch.state, transport: Fixture.transport(server), options: .init(checkpointInterval: 65_536)) }
         let id = try await offThePool { try queue.enqueue(.get(url(server, tls: false, 500_000, key: key, "&stall-after=300000")), to: scratch.file("big")) }
-        try await waitUntil("three checkpoints") { (queue.download(id)?.bytesOnDisk ?? 0) >= 196_608 }
+        try await waitFor("three checkpoints") { (queue.download(id)?.bytesOnDisk ?? 0) >= 196_608 }
         try await offThePool { queue.pause(id) }
-        try await waitUntil("the pause") { queue.download(id)?.state == .paused }
+        try await waitFor("the pause") { queue.download(id)?.state == .paused }
         return (id, queue.download(id)?.bytesOnDisk ?? 0)
     }
 
@@ -93,7 +98,7 @@ struct DownloadQueueTests {
     private func resumeInAReopenedQueue(_ scratch: Scratch, _ server: TestServer, id: UInt64, expectingKept kept: Int64?) async throws -> QueuedDownload {
         // The paused queue is released once its last event closure has run, a moment later.
         let opened = PosixLock<DownloadQueue?>(nil)
-        try await waitUntil("the directory free again") {
+        try await waitFor("the directory free again") {
             if let queue = try? DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server)) {
                 opened.withLock { $0 = queue }
             }
@@ -109,7 +114,7 @@ struct DownloadQueueTests {
 
     @Test("A queue opened on the directory rejoins a paused download from its last checkpoint, then never fetches it again")
     func rejoinFromTheLastCheckpoint() async throws {
-        let scratch = Scratch()
+        let scratch = try Scratch()
         defer { scratch.remove() }
         let server = try await Fixture.server()
         let key = UUID().uuidString
@@ -129,7 +134,7 @@ struct DownloadQueueTests {
 
     @Test("A resource that changed since the checkpoint is fetched again from zero")
     func changedResourceRestarts() async throws {
-        let scratch = Scratch()
+        let scratch = try Scratch()
         defer { scratch.remove() }
         let server = try await Fixture.server()
         let key = UUID().uuidString
@@ -149,7 +154,7 @@ struct DownloadQueueTests {
 
     @Test("A cut connection is resumed from the bytes on disk within the same run")
     func cutIsResumed() async throws {
-        let scratch = Scratch()
+        let scratch = try Scratch()
         defer { scratch.remove() }
         let server = try await Fixture.server()
         let key = UUID().uuidString
@@ -165,7 +170,7 @@ struct DownloadQueueTests {
 
     @Test("Secrets stay out of the journal; other headers are kept for a later process")
     func secretsStayOutOfTheJournal() async throws {
-        let scratch = Scratch()
+        let scratch = try Scratch()
         defer { scratch.remove() }
         let server = try await Fixture.server()
         let queue = try await offThePool { try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server)) }
@@ -183,7 +188,7 @@ struct DownloadQueueTests {
 
     @Test("One queue at a time per state directory")
     func oneQueuePerDirectory() async throws {
-        let scratch = Scratch()
+        let scratch = try Scratch()
         defer { scratch.remove() }
         let server = try await Fixture.server()
         var first: DownloadQueue? = try await offThePool { try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server)) }
@@ -196,17 +201,17 @@ struct DownloadQueueTests {
 
     @Test("Cancelling a download deletes its partial file; a POST is refused")
     func cancelAndRefusal() async throws {
-        let scratch = Scratch()
+        let scratch = try Scratch()
         defer { scratch.remove() }
         let server = try await Fixture.server()
         let queue = try await offThePool { try DownloadQueue(
             stateDirectory: scratch.state, transport: Fixture.transport(server), options: .init(checkpointInterval: 65_536)) }
         let id = try await offThePool { try queue.enqueue(.get(url(server, tls: false, 500_000, key: UUID().uuidString, "&stall-after=300000")), to: scratch.file("x")) }
-        try await waitUntil("a checkpoint") { (queue.download(id)?.bytesOnDisk ?? 0) > 0 }
+        try await waitFor("a checkpoint") { (queue.download(id)?.bytesOnDisk ?? 0) > 0 }
         try await offThePool { queue.cancel(id) }
-        try await waitUntil("the cancel") { queue.download(id)?.state == .cancelled }
+        try await waitFor("the cancel") { queue.download(id)?.state == .cancelled }
         // The state is visible as soon as it changes; the partial file is deleted just after.
-        try await waitUntil("the partial file deleted") { scratch.outputNames.isEmpty }
+        try await waitFor("the partial file deleted") { scratch.outputNames.isEmpty }
 
         #expect(scratch.outputNames.isEmpty, "\(scratch.outputNames)")
         #expect(throws: RequestError.self) { try queue.enqueue(.post(url(server, tls: false, 1, key: "x")), to: scratch.file("p")) }
