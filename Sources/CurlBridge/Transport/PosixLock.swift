@@ -15,38 +15,52 @@ import Darwin
 /// `pthread_mutex_unlock`, so a lock over them is understood, and costs the same uncontended (see
 /// `scripts/tsan-mutex-repro/README.md` for the measurement).
 ///
-/// A final class: the mutex lives at a stable heap address (a `pthread_mutex_t` must never move or
-/// be copied), and the value is reachable only inside ``withLock(_:)``. The value is kept behind
-/// a pointer rather than in a stored `var`, which would cost a dynamic exclusivity check
-/// (`swift_beginAccess`) on every use: the lock already makes each access exclusive.
+/// A copy shares the lock and the value: both live in one heap object, ``PosixLockStorage`` (the
+/// mutex at a stable address, as a `pthread_mutex_t` must never move or be copied), one
+/// allocation per lock. The value is reachable only inside ``withLock(_:)``, through a pointer
+/// rather than a stored `var`, which would cost a dynamic exclusivity check (`swift_beginAccess`)
+/// on every use: the lock already makes each access exclusive.
 ///
-/// `@unchecked Sendable`: `value` is read and written only between `pthread_mutex_lock` and
-/// `pthread_mutex_unlock` of `mutex`.
-final class PosixLock<Value: ~Copyable>: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let value = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+/// `@unchecked Sendable`: the value is read and written only between `pthread_mutex_lock` and
+/// `pthread_mutex_unlock` of the mutex.
+struct PosixLock<Value: ~Copyable>: @unchecked Sendable {
+    private let storage: PosixLockStorage<Value>
 
     /// A lock guarding `value`.
     init(_ value: consuming Value) {
-        self.value.initialize(to: value)
-        mutex.initialize(to: pthread_mutex_t())
-        let status = pthread_mutex_init(mutex, nil)
-        precondition(status == 0, "pthread_mutex_init failed: \(status)")
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-        value.deinitialize(count: 1)
-        value.deallocate()
+        storage = PosixLockStorage.make(value)
     }
 
     /// Runs `body` with the value while holding the lock.
     func withLock<Result: ~Copyable, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&value.pointee)
+        try storage.withUnsafeMutablePointers { (mutex, value) throws(Failure) -> Result in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&value.pointee)
+        }
+    }
+}
+
+/// The heap object of a ``PosixLock``: the mutex as the header, the value as the one element.
+final class PosixLockStorage<Value: ~Copyable>: ManagedBuffer<pthread_mutex_t, Value> {
+    /// A storage holding `value`, its mutex initialised.
+    static func make(_ value: consuming Value) -> PosixLockStorage {
+        let storage = unsafeDowncast(create(minimumCapacity: 1) { _ in pthread_mutex_t() }, to: PosixLockStorage.self)
+        var pending = Optional(value)
+        storage.withUnsafeMutablePointers { mutex, element in
+            let status = pthread_mutex_init(mutex, nil)
+            precondition(status == 0, "pthread_mutex_init failed: \(status)")
+            element.initialize(to: pending.take()!)
+        }
+        return storage
+    }
+
+    deinit {
+        withUnsafeMutablePointers { mutex, element in
+            element.deinitialize(count: 1)
+            pthread_mutex_destroy(mutex)
+        }
     }
 }
