@@ -49,7 +49,18 @@ extension RequestExecutor: TransferReceiver {
             guard case .accept = verdict else { return verdict }
             machine.replayDelivered()
         }
-        return sink.write(bytes)
+        let verdict = sink.write(bytes)
+        if sink.announcesAtTurnEnd, !awaitsTurnEnd {
+            awaitsTurnEnd = true
+            environment.registry.callAtTurnEnd(self)
+        }
+        return verdict
+    }
+
+    /// The loop's turn in which the body sink took pieces ended: it may announce them.
+    func turnDidEnd() {
+        awaitsTurnEnd = false
+        downstream.body?.turnDidEnd()
     }
 
     func transferProgressed(_ progress: TransferProgress) {

@@ -42,6 +42,9 @@ final class RequestExecutor: @unchecked Sendable {
     /// perform after them, in order.
     private var pending: [RequestStateMachine.Action] = []
     private var isPerforming = false
+    /// Whether the registry will tell it the loop's turn ended (its body sink took pieces that
+    /// it announces then).
+    var awaitsTurnEnd = false
 
     init(request: Request, id: UInt64, events: TransferEvents, environment: LifecycleEnvironment) {
         self.id = id

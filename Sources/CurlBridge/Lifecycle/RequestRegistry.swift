@@ -19,6 +19,8 @@ final class RequestRegistry: CurlMultiLoopDelegate, @unchecked Sendable {
     private var executors: [UInt64: RequestExecutor] = [:]
     /// Whether the transport began shutting down.
     private var isShuttingDown = false
+    /// Requests to tell when the current turn ends (see ``BodySink/announcesAtTurnEnd``).
+    private var awaitingTurnEnd: [RequestExecutor] = []
 
     init(loop: CurlMultiLoop, engine: any TransferEngine) {
         self.loop = loop
@@ -41,6 +43,11 @@ final class RequestRegistry: CurlMultiLoopDelegate, @unchecked Sendable {
         executors[executor.id] = executor
         executor.run(sending: prepared)
         if isShuttingDown { executor.shutdown() }
+    }
+
+    /// Tells `executor` when the loop's current turn ends.
+    func callAtTurnEnd(_ executor: RequestExecutor) {
+        awaitingTurnEnd.append(executor)
     }
 
     /// Lets go of a completed request.
@@ -69,7 +76,12 @@ final class RequestRegistry: CurlMultiLoopDelegate, @unchecked Sendable {
     }
 
     func turnDidEnd(now: UInt64) -> UInt64? {
-        engine.expire(at: now)
+        if !awaitingTurnEnd.isEmpty {
+            var executors: [RequestExecutor] = []
+            swap(&executors, &awaitingTurnEnd)
+            for executor in executors { executor.turnDidEnd() }
+        }
+        return engine.expire(at: now)
     }
 
     func multiDidFail(_ error: RequestError) {

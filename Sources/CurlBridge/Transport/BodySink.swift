@@ -7,6 +7,17 @@ import HTTPTypes
 protocol BodySink: AnyObject {
     /// Takes a piece of the body, valid only during the call.
     func write(_ bytes: UnsafeRawBufferPointer) -> BodyChunkVerdict
+    /// Whether the sink announces what it took only when the loop's turn ends: ``turnDidEnd()``
+    /// is then called after every turn in which it took a piece. `false` unless a sink says so.
+    var announcesAtTurnEnd: Bool { get }
+    /// The loop's turn, in which the sink took pieces, ended (when ``announcesAtTurnEnd``).
+    func turnDidEnd()
+}
+
+extension BodySink {
+    var announcesAtTurnEnd: Bool { false }
+
+    func turnDidEnd() {}
 }
 
 /// What a body sink says about the piece it was offered.

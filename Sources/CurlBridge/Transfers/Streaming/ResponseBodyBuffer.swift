@@ -8,6 +8,11 @@ import Foundation
 /// chunk is refused with ``BodyChunkVerdict/pause``: curl pauses the transfer (which is then not
 /// idle) and offers the same bytes again once the consumer has read the buffer down to
 /// ``BufferLimits/lowWatermark``. Memory stays bounded whatever the consumer does.
+///
+/// A new chunk is announced — the waiting consumer woken — when the loop's turn ends
+/// (``turnDidEnd()``), not as it starts: curl hands a turn's bytes over in pieces of at most
+/// 16 KiB, and a quick consumer woken for the first would take it alone and sleep again for the
+/// next, one wake-up per piece. Announced once per turn, it takes what the turn gathered at once.
 final class ResponseBodyBuffer: BodySink, Sendable {
     /// What the consumer takes, in order: the head (unless the transfer failed first), chunks,
     /// then the outcome (whose response has an empty body: the body went through the chunks).
@@ -51,6 +56,16 @@ final class ResponseBodyBuffer: BodySink, Sendable {
         var onArrival: (@Sendable () -> Void)?
         /// The capacity of the latest chunk started.
         var lastChunkCapacity = 0
+        /// A chunk was put in and the consumer not woken yet: it is, when the turn ends.
+        var isAnnouncementDue = false
+
+        /// Who to wake for what was put in: the waiting task (no longer waiting after this) and
+        /// the arrival handler. Nothing is due to be announced after this.
+        mutating func takeWaiters() -> (CheckedContinuation<Void, Never>?, (@Sendable () -> Void)?) {
+            isAnnouncementDue = false
+            defer { waitingTask = nil }
+            return (waitingTask, onArrival)
+        }
     }
 
     private let limits: BufferLimits
@@ -126,7 +141,7 @@ final class ResponseBodyBuffer: BodySink, Sendable {
 
     /// Takes a piece of the body, or pauses the transfer while the buffer is above its high
     /// watermark. The piece joins the last chunk while the consumer has not taken it and it has
-    /// room (no one to wake then: the consumer will find it); otherwise it starts a new chunk.
+    /// room; otherwise it starts a new chunk, announced when the turn ends.
     func write(_ bytes: UnsafeRawBufferPointer) -> BodyChunkVerdict {
         guard !bytes.isEmpty else { return .accept }
         let step = state.withLock { state -> WriteStep in
@@ -150,21 +165,36 @@ final class ResponseBodyBuffer: BodySink, Sendable {
         case .startChunk(let capacity):
             var chunk = GatheredChunk(capacity: capacity, from: chunks)
             chunk.append(bytes)
-            put(.chunk(chunk), isLast: false)
+            state.withLock { state in
+                state.items.append(.chunk(chunk))
+                state.buffered += chunk.count
+                state.isAnnouncementDue = true
+            }
             return .accept
         }
     }
 
+    var announcesAtTurnEnd: Bool { true }
+
+    /// Wakes the consumer for the chunks the turn put in, if it has not been woken since.
+    func turnDidEnd() {
+        let (task, onArrival) = state.withLock { state -> (CheckedContinuation<Void, Never>?, (@Sendable () -> Void)?) in
+            guard state.isAnnouncementDue else { return (nil, nil) }
+            return state.takeWaiters()
+        }
+        task?.resume()
+        onArrival?()
+    }
+
+    /// Puts in the head or the end, and wakes the consumer at once.
     private func put(_ entry: Entry, isLast: Bool) {
         let (task, onArrival) = state.withLock { state in
             state.items.append(entry)
-            if case .chunk(let chunk) = entry { state.buffered += chunk.count }
             if isLast {
                 state.isEnded = true
                 state.handle = nil
             }
-            defer { state.waitingTask = nil }
-            return (state.waitingTask, state.onArrival)
+            return state.takeWaiters()
         }
         task?.resume()
         onArrival?()
