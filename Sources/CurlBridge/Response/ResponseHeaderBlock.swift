@@ -12,24 +12,33 @@ import HTTPTypes
 /// colon. The fields are those curl's header API reports with `CURLH_HEADER`: values lose their
 /// surrounding spaces and tabs, and an obsolete folded line joins the previous value after one
 /// space.
-final class ResponseHeaderBlock: Sendable {
-    /// The field lines, each with its line ending.
-    private let lines: [UInt8]
-    /// The fields, once parsed.
-    private let parsed = PosixLock<HTTPFields?>(nil)
+///
+/// A copy shares the block: one allocation, the lock's, holds the lines and then the fields.
+struct ResponseHeaderBlock: Sendable {
+    /// What the block holds: the field lines, each with its line ending, until they are parsed.
+    private enum Content {
+        case lines([UInt8])
+        case fields(HTTPFields)
+    }
+
+    private let content: PosixLock<Content>
 
     /// A block of `lines`.
     init(lines: [UInt8]) {
-        self.lines = lines
+        content = PosixLock(.lines(lines))
     }
 
     /// The fields, parsed on first use.
     var fields: HTTPFields {
-        parsed.withLock { parsed in
-            if let parsed { return parsed }
-            let fields = Self.parse(lines)
-            parsed = fields
-            return fields
+        content.withLock { content in
+            switch content {
+            case .fields(let fields):
+                return fields
+            case .lines(let lines):
+                let fields = Self.parse(lines)
+                content = .fields(fields)
+                return fields
+            }
         }
     }
 

@@ -235,6 +235,17 @@ extension CurlEasyHandle {
         return String(cString: value)
     }
 
+    /// A string fact; `known` itself when curl's text spells it (no new string is made).
+    func info(string info: CURLINFO, reusing known: String) -> String {
+        var value: UnsafeMutablePointer<CChar>?
+        guard ccurl_easy_getinfo_string(raw, info, &value) == CURLE_OK, let value else { return "" }
+        var known = known
+        let isKnown = known.withUTF8 { bytes in
+            strlen(value) == bytes.count && (bytes.isEmpty || memcmp(value, bytes.baseAddress!, bytes.count) == 0)
+        }
+        return isKnown ? known : String(cString: value)
+    }
+
     /// A time fact (`*_TIME_T`, microseconds) as a duration.
     func info(duration info: CURLINFO) -> Duration {
         .microseconds(self.info(offset: info))

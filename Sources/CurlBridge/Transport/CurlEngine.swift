@@ -75,6 +75,7 @@ final class CurlEngine: TransferEngine, @unchecked Sendable {
             handles.recycle(easy)
             throw error
         }
+        guard transfer.sendsBodyStream else { return transfer }
         do {
             try transfer.startBodyStream { [weak self, weak loop] in
                 guard let engine = self else { return }

@@ -108,6 +108,11 @@ final class CurlTransfer {
         bodyReader = nil
     }
 
+    /// Whether the request's body is a stream, whose producer ``startBodyStream(wake:)`` starts.
+    var sendsBodyStream: Bool {
+        if case .stream? = bodyReader { true } else { false }
+    }
+
     /// Starts the producer of a streamed request body, if the body is one; `wake` resumes sending
     /// when the stream has bytes again.
     ///
@@ -256,7 +261,7 @@ final class CurlTransfer {
         guard code >= 200 else { return line.count }
         let head = ResponseHead(
             status: .init(code: code), headerFields: responseHead.headerBlock().fields, httpVersion: readHTTPVersion(),
-            url: easy.info(string: CURLINFO_EFFECTIVE_URL))
+            url: easy.info(string: CURLINFO_EFFECTIVE_URL, reusing: request.url))
         if ChallengeHold.holds(status: code, curlAnswersChallenges: request.authentication != nil) {
             challenge.hold(head)
             return line.count
@@ -445,7 +450,7 @@ final class CurlTransfer {
             status: .init(code: easy.info(long: CURLINFO_RESPONSE_CODE)),
             headerBlock: responseHead.headerBlock(),
             body: Data(),
-            url: easy.info(string: CURLINFO_EFFECTIVE_URL),
+            url: easy.info(string: CURLINFO_EFFECTIVE_URL, reusing: request.url),
             httpVersion: readHTTPVersion(),
             metrics: readMetrics(),
             requestMethod: request.method,
