@@ -110,7 +110,8 @@ final class CurlEasyHandle {
 
     /// Sets a string option; curl copies the string.
     func set(_ option: CURLoption, _ value: String) throws(RequestError) {
-        try check(ccurl_easy_setopt_string(raw, option, value), option)
+        // `withCString`, not the implicit conversion: that copies the string into a new array.
+        try check(value.withCString { ccurl_easy_setopt_string(raw, option, $0) }, option)
     }
 
     /// Sets a pointer option (callback user data).
@@ -148,7 +149,7 @@ final class CurlEasyHandle {
     ) throws(RequestError) {
         var built: UnsafeMutablePointer<curl_slist>?
         for line in lines {
-            guard let extended = curl_slist_append(built, line) else {
+            guard let extended = line.withCString({ curl_slist_append(built, $0) }) else {
                 curl_slist_free_all(built)
                 throw RequestError(.transportFailure, "curl_slist_append failed")
             }
