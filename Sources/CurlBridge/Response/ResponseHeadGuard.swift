@@ -68,7 +68,7 @@ struct ResponseHeadGuard {
         if content.isEmpty { return endOfHead() }
         // Inside a head, a line starting with `HTTP/` is a (malformed) field line to curl, not a
         // new response: reading it as a status line would forget the head's Content-Length.
-        if phase != .head, content.starts(with: Self.statusLinePrefix) { return startHead(content) }
+        if phase != .head, Self.startsWithStatusLinePrefix(content) { return startHead(content) }
         return inspectField(content)
     }
 
@@ -120,11 +120,8 @@ struct ResponseHeadGuard {
             }
             valueStart = colon + 1
         }
-        for index in valueStart..<line.count {
-            let byte = line[index]
-            guard byte == Self.tab || (byte >= 0x20 && byte != 0x7F) else {
-                return .reject(.protocolError, "a response header value contains a control character (CR, LF, NUL or another)")
-            }
+        guard !Self.containsControlCharacter(UnsafeRawBufferPointer(rebasing: line[valueStart...])) else {
+            return .reject(.protocolError, "a response header value contains a control character (CR, LF, NUL or another)")
         }
         if isFolded {
             return lastFieldFramesBody
@@ -157,11 +154,21 @@ struct ResponseHeadGuard {
 }
 
 extension ResponseHeadGuard {
-    private static let statusLinePrefix = Array("HTTP/".utf8)
     private static let space = UInt8(ascii: " ")
     private static let tab = UInt8(ascii: "\t")
     private static let colon = UInt8(ascii: ":")
     private static let comma = UInt8(ascii: ",")
+
+    private static let statusLinePrefix: StaticString = "HTTP/"
+
+    /// Whether `line` starts with `HTTP/`, in capitals.
+    private static func startsWithStatusLinePrefix(_ line: UnsafeRawBufferPointer.SubSequence) -> Bool {
+        guard line.count >= statusLinePrefix.utf8CodeUnitCount else { return false }
+        for offset in 0..<statusLinePrefix.utf8CodeUnitCount where line[line.startIndex + offset] != statusLinePrefix.utf8Start[offset] {
+            return false
+        }
+        return true
+    }
 
     /// The line without its final CRLF or LF.
     static func withoutLineEnding(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer.SubSequence {
@@ -175,7 +182,7 @@ extension ResponseHeadGuard {
     /// that (curl reads `HTTP/21.1 301` as status 1).
     private static func statusCode(_ line: UnsafeRawBufferPointer.SubSequence) -> Int? {
         guard let space = line.firstIndex(of: Self.space) else { return nil }
-        let version = Array(line[(line.startIndex + statusLinePrefix.count)..<space])
+        let version = Array(line[(line.startIndex + statusLinePrefix.utf8CodeUnitCount)..<space])
         let isDigit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
         guard (version.count == 1 && isDigit(version[0]))
             || (version.count == 3 && isDigit(version[0]) && version[1] == UInt8(ascii: ".") && isDigit(version[2]))
@@ -197,6 +204,32 @@ extension ResponseHeadGuard {
             value = sum
         }
         return value
+    }
+
+    /// Whether `value` holds a byte a field value may not: a control character other than a
+    /// horizontal tab (NUL, CR, LF and the rest), or DEL.
+    ///
+    /// Eight bytes at a time while no byte is below 0x20 or equal to 0x7F — the usual case, as
+    /// tabs are rare — by the word tricks "has a byte less than n" and "has a zero byte" (Sean
+    /// Anderson's *Bit Twiddling Hacks*), which are exact for "any"; then byte by byte.
+    static func containsControlCharacter(_ value: UnsafeRawBufferPointer) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        while index + 8 <= value.count {
+            let word = value.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let belowSpace = (word &- ones &* 0x20) & ~word & highBits
+            let xorDelete = word ^ (ones &* 0x7F)
+            let delete = (xorDelete &- ones) & ~xorDelete & highBits
+            guard belowSpace | delete == 0 else { break }
+            index += 8
+        }
+        while index < value.count {
+            let byte = value[index]
+            guard byte == Self.tab || (byte >= 0x20 && byte != 0x7F) else { return true }
+            index += 1
+        }
+        return false
     }
 
     /// `bytes` without leading and trailing spaces and tabs.
