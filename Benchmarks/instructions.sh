@@ -9,6 +9,9 @@
 #   SMALL=200 LARGE=600 …                      requests per run: the two counts whose difference
 #                                              is divided out (connection setup, start-up and
 #                                              teardown cancel)
+#   PAIRS=3 …                                  pairs of runs per client, the median reported: a
+#                                              request takes one or two loop turns depending on
+#                                              timing, so one pair can be ±1,500 off
 #
 # Each client runs twice under callgrind, with SMALL and with LARGE requests; its cost per request
 # is (instructions(LARGE) − instructions(SMALL)) / (LARGE − SMALL), over every thread of the
@@ -28,6 +31,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 WORKLOADS=${WORKLOADS:-"seq h1 h2 64k"}
 SMALL=${SMALL:-200}
 LARGE=${LARGE:-600}
+PAIRS=${PAIRS:-1}
 SCALE=0.01 # server files: only the small ones are requested here
 NGINX=/usr/sbin/nginx
 export PATH=$PATH:/usr/sbin:/sbin
@@ -72,13 +76,17 @@ instructions() {
     awk '/^summary:/ { print $2 }' "$out"
 }
 
-# per_request LABEL CONCURRENCY URL COMMAND…: prints "LABEL<TAB>instructions per request".
+# per_request LABEL CONCURRENCY URL COMMAND…: prints "LABEL<TAB>instructions per request", the
+# median over PAIRS pairs of runs.
 per_request() {
-    local label=$1 concurrency=$2 url=$3 small large
+    local label=$1 concurrency=$2 url=$3 small large pair costs=()
     shift 3
-    small=$(instructions "$concurrency" "$SMALL" "$url" "$@")
-    large=$(instructions "$concurrency" "$LARGE" "$url" "$@")
-    printf '%s\t%s\n' "$label" $(((large - small) / (LARGE - SMALL)))
+    for ((pair = 0; pair < PAIRS; pair++)); do
+        small=$(instructions "$concurrency" "$SMALL" "$url" "$@")
+        large=$(instructions "$concurrency" "$LARGE" "$url" "$@")
+        costs+=($(((large - small) / (LARGE - SMALL))))
+    done
+    printf '%s\t%s\n' "$label" "$(printf '%s\n' "${costs[@]}" | sort -n | sed -n "$(((PAIRS + 1) / 2))p")"
 }
 
 # workload NAME CONCURRENCY URL REFERENCE STYLE…: one table.
@@ -128,7 +136,7 @@ main() {
     strip --strip-debug "$BIN"/bench-*
     server_prepare "$PREFIX"
     server_start
-    echo "# Instructions per request (callgrind, $SMALL vs $LARGE requests)"
+    echo "# Instructions per request (callgrind, $SMALL vs $LARGE requests$([ "$PAIRS" -gt 1 ] && echo ", median of $PAIRS pairs"))"
     echo
     echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$HERE" rev-parse --short HEAD 2>/dev/null || echo unknown), libcurl $(curl-config --version 2>/dev/null | cut -d' ' -f2)"
     local name
