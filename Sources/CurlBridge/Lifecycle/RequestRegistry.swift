@@ -21,6 +21,9 @@ final class RequestRegistry: CurlMultiLoopDelegate, @unchecked Sendable {
     private var isShuttingDown = false
     /// Requests to tell when the current turn ends (see ``BodySink/announcesAtTurnEnd``).
     private var awaitingTurnEnd: [RequestExecutor] = []
+    /// The list ``awaitingTurnEnd`` is swapped with while its requests are told, so that neither
+    /// list's storage is made again every turn.
+    private var toldAtTurnEnd: [RequestExecutor] = []
 
     init(loop: CurlMultiLoop, engine: any TransferEngine) {
         self.loop = loop
@@ -77,9 +80,9 @@ final class RequestRegistry: CurlMultiLoopDelegate, @unchecked Sendable {
 
     func turnDidEnd(now: UInt64) -> UInt64? {
         if !awaitingTurnEnd.isEmpty {
-            var executors: [RequestExecutor] = []
-            swap(&executors, &awaitingTurnEnd)
-            for executor in executors { executor.turnDidEnd() }
+            swap(&toldAtTurnEnd, &awaitingTurnEnd)
+            for executor in toldAtTurnEnd { executor.turnDidEnd() }
+            toldAtTurnEnd.removeAll(keepingCapacity: true)
         }
         return engine.expire(at: now)
     }

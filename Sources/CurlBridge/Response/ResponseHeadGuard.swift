@@ -103,8 +103,9 @@ struct ResponseHeadGuard {
         return .finalHeadEnded(status: status, declaredLength: declaredLength)
     }
 
-    /// A field line (or a folded continuation line). Scans the bytes with plain loops: this runs
-    /// for every header line of every response.
+    /// A field line (or a folded continuation line). Scans the name with a plain loop and the
+    /// value a word at a time (``containsControlCharacter(_:)``): this runs for every header line
+    /// of every response.
     private mutating func inspectField(_ slice: UnsafeRawBufferPointer.SubSequence) -> Verdict {
         let line = UnsafeRawBufferPointer(rebasing: slice)
         let isFolded = line[0] == Self.space || line[0] == Self.tab
@@ -209,9 +210,9 @@ extension ResponseHeadGuard {
     /// Whether `value` holds a byte a field value may not: a control character other than a
     /// horizontal tab (NUL, CR, LF and the rest), or DEL.
     ///
-    /// Eight bytes at a time while no byte is below 0x20 or equal to 0x7F — the usual case, as
-    /// tabs are rare — by the word tricks "has a byte less than n" and "has a zero byte" (Sean
-    /// Anderson's *Bit Twiddling Hacks*), which are exact for "any"; then byte by byte.
+    /// Eight bytes at a time, by the word tricks "has a byte less than n" and "has a zero byte"
+    /// (Sean Anderson's *Bit Twiddling Hacks*), which are exact for "any": only a word with a byte
+    /// below 0x20 or equal to 0x7F — a tab, usually — is looked at byte by byte.
     static func containsControlCharacter(_ value: UnsafeRawBufferPointer) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
@@ -221,15 +222,19 @@ extension ResponseHeadGuard {
             let belowSpace = (word &- ones &* 0x20) & ~word & highBits
             let xorDelete = word ^ (ones &* 0x7F)
             let delete = (xorDelete &- ones) & ~xorDelete & highBits
-            guard belowSpace | delete == 0 else { break }
+            if belowSpace | delete != 0 {
+                for offset in index..<(index + 8) where isForbiddenInValue(value[offset]) { return true }
+            }
             index += 8
         }
-        while index < value.count {
-            let byte = value[index]
-            guard byte == Self.tab || (byte >= 0x20 && byte != 0x7F) else { return true }
-            index += 1
-        }
+        for offset in index..<value.count where isForbiddenInValue(value[offset]) { return true }
         return false
+    }
+
+    /// Whether a field value may not hold `byte`: a control character other than a horizontal
+    /// tab, or DEL.
+    private static func isForbiddenInValue(_ byte: UInt8) -> Bool {
+        byte != Self.tab && (byte < 0x20 || byte == 0x7F)
     }
 
     /// `bytes` without leading and trailing spaces and tabs.

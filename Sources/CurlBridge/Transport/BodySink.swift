@@ -8,7 +8,9 @@ protocol BodySink: AnyObject {
     /// Takes a piece of the body, valid only during the call.
     func write(_ bytes: UnsafeRawBufferPointer) -> BodyChunkVerdict
     /// Whether the sink announces what it took only when the loop's turn ends: ``turnDidEnd()``
-    /// is then called after every turn in which it took a piece. `false` unless a sink says so.
+    /// is then called after every turn in which it took a piece of a transfer's body. (Pieces
+    /// given at the request's completion, a held response's body, are announced by the end that
+    /// follows them.) `false` unless a sink says so.
     var announcesAtTurnEnd: Bool { get }
     /// The loop's turn, in which the sink took pieces, ended (when ``announcesAtTurnEnd``).
     func turnDidEnd()

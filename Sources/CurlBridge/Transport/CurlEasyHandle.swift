@@ -231,20 +231,24 @@ extension CurlEasyHandle {
 
     /// A string transfer fact; `""` when curl has none.
     func info(string info: CURLINFO) -> String {
-        var value: UnsafeMutablePointer<CChar>?
-        guard ccurl_easy_getinfo_string(raw, info, &value) == CURLE_OK, let value else { return "" }
-        return String(cString: value)
+        cString(info).map { String(cString: $0) } ?? ""
     }
 
     /// A string fact; `known` itself when curl's text spells it (no new string is made).
     func info(string info: CURLINFO, reusing known: String) -> String {
-        var value: UnsafeMutablePointer<CChar>?
-        guard ccurl_easy_getinfo_string(raw, info, &value) == CURLE_OK, let value else { return "" }
+        guard let value = cString(info) else { return "" }
         var known = known
         let isKnown = known.withUTF8 { bytes in
             strlen(value) == bytes.count && (bytes.isEmpty || memcmp(value, bytes.baseAddress!, bytes.count) == 0)
         }
         return isKnown ? known : String(cString: value)
+    }
+
+    /// A string fact as curl holds it (valid until the handle changes), `nil` when it has none.
+    private func cString(_ info: CURLINFO) -> UnsafeMutablePointer<CChar>? {
+        var value: UnsafeMutablePointer<CChar>?
+        guard ccurl_easy_getinfo_string(raw, info, &value) == CURLE_OK else { return nil }
+        return value
     }
 
     /// A time fact (`*_TIME_T`, microseconds) as a duration.

@@ -19,8 +19,9 @@ internal import CCurl
 ///         run the work            closures submitted from any thread, in order
 ///         curl_multi_perform      curl does I/O and calls the transfers' callbacks
 ///         curl_multi_info_read    each finished transfer goes to the delegate
-///         end the turn            the delegate expires what was due when the inbox was taken
-///                                 (a cancel that came first wins) and names its next deadline
+///         end the turn            the delegate announces the stream chunks the turn gathered,
+///                                 expires what was due when the inbox was taken (a cancel that
+///                                 came first wins) and names its next deadline
 ///
 /// The owner is normally the serial `queue`. A blocking caller that finds the loop idle becomes
 /// the owner itself and runs turns on its own thread until its request completes — as curl's

@@ -9,9 +9,9 @@ protocol CurlMultiLoopDelegate: AnyObject {
     var isDrained: Bool { get }
     /// curl finished the transfer on `easy` with `result`.
     func transferDidFinish(_ easy: UnsafeMutableRawPointer, _ result: CURLcode)
-    /// A turn ended: expire what was due at `now`, read before the turn took its inbox (so that
-    /// work submitted earlier, such as a cancel, came first); returns the next moment to look
-    /// again, if any.
+    /// A turn ended: announce the stream chunks the turn gathered, then expire what was due at
+    /// `now`, read before the turn took its inbox (so that work submitted earlier, such as a
+    /// cancel, came first); returns the next moment to look again, if any.
     func turnDidEnd(now: UInt64) -> UInt64?
     /// The multi handle failed: every transfer in flight fails with `error`.
     func multiDidFail(_ error: RequestError)

@@ -44,7 +44,7 @@ struct PosixLock<Value: ~Copyable>: @unchecked Sendable {
 }
 
 /// The heap object of a ``PosixLock``: the mutex as the header, the value as the one element.
-final class PosixLockStorage<Value: ~Copyable>: ManagedBuffer<pthread_mutex_t, Value> {
+private final class PosixLockStorage<Value: ~Copyable>: ManagedBuffer<pthread_mutex_t, Value> {
     /// A storage holding `value`, its mutex initialised.
     static func make(_ value: consuming Value) -> PosixLockStorage {
         let storage = unsafeDowncast(create(minimumCapacity: 1) { _ in pthread_mutex_t() }, to: PosixLockStorage.self)

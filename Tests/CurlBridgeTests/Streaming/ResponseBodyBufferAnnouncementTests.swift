@@ -80,7 +80,27 @@ import Testing
         written = Self.writePieces(2, of: 1_000, to: buffer)
         buffer.turnDidEnd()
         #expect(wakes.total == 1)
-        #expect(Self.takeChunks(from: buffer) == written)
+        // The second piece joined the first one's chunk: one chunk holds both.
+        guard case .chunk(let data)? = buffer.take() else {
+            Issue.record("the turn's chunk is there")
+            return
+        }
+        #expect(data == written)
+        #expect(!buffer.hasItem)
+    }
+
+    @Test func aWaitingTaskResumesWhenTheTurnEnds() async throws {
+        let buffer = ResponseBodyBuffer(limits: BufferLimits())
+        async let next = buffer.nextItem()
+        try await waitFor("the task to wait for an item") { buffer.hasWaitingTask }
+        let written = Self.writePieces(3, of: 2_000, to: buffer)
+        #expect(buffer.hasWaitingTask, "a piece alone does not wake the task")
+        buffer.turnDidEnd()
+        guard case .chunk(let data) = await next else {
+            Issue.record("the task resumed with the chunk")
+            return
+        }
+        #expect(data == written)
     }
 
     @Test func theHeadAndTheEndWakeTheConsumerAtOnce() {

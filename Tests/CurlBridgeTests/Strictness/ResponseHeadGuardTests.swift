@@ -75,20 +75,24 @@ struct ResponseHeadGuardTests {
     }
 
     /// The value scan reads eight bytes at a time: every byte value, at every offset of values
-    /// long enough for whole words and a tail, is judged as the byte-by-byte rule judges it.
+    /// long enough for whole words and a tail, with and without a tab elsewhere (which sends the
+    /// scan through a word byte by byte), is judged as the byte-by-byte rule judges it.
     @Test("the word-at-a-time value scan agrees with the byte rule for every byte at every offset")
     func valueScanAgreesWithTheByteRule() {
         let isForbidden = { (byte: UInt8) in byte != UInt8(ascii: "\t") && (byte < 0x20 || byte == 0x7F) }
         for length in 1...19 {
             for offset in 0..<length {
                 for byte in UInt8.min...UInt8.max {
-                    // Neighbours above 0x7F too, so that borrows across bytes are exercised.
-                    var value = [UInt8](repeating: offset.isMultiple(of: 2) ? UInt8(ascii: "a") : 0xE9, count: length)
-                    value[offset] = byte
-                    let found = value.withUnsafeBytes { ResponseHeadGuard.containsControlCharacter($0) }
-                    if found != isForbidden(byte) {
-                        Issue.record("byte \(byte) at \(offset) of \(length): scan says \(found)")
-                        return
+                    for tab in [nil, (offset + 3) % length] where tab != offset {
+                        // Neighbours above 0x7F too, so that borrows across bytes are exercised.
+                        var value = [UInt8](repeating: offset.isMultiple(of: 2) ? UInt8(ascii: "a") : 0xE9, count: length)
+                        if let tab { value[tab] = UInt8(ascii: "\t") }
+                        value[offset] = byte
+                        let found = value.withUnsafeBytes { ResponseHeadGuard.containsControlCharacter($0) }
+                        if found != isForbidden(byte) {
+                            Issue.record("byte \(byte) at \(offset) of \(length), tab at \(tab.map(String.init) ?? "none"): scan says \(found)")
+                            return
+                        }
                     }
                 }
             }

@@ -265,6 +265,11 @@ final class ResponseBodyBuffer: BodySink, Sendable {
         state.withLock { $0.isEnded }
     }
 
+    /// Whether a task waits in ``nextItem()``.
+    var hasWaitingTask: Bool {
+        state.withLock { $0.waitingTask != nil }
+    }
+
     /// Whether an item is waiting.
     var hasItem: Bool {
         state.withLock { $0.next < $0.items.count }
