@@ -162,8 +162,9 @@ extension ResponseHeadGuard {
 
     private static let statusLinePrefix: StaticString = "HTTP/"
 
-    /// Whether `line` starts with `HTTP/`, in capitals.
-    private static func startsWithStatusLinePrefix(_ line: UnsafeRawBufferPointer.SubSequence) -> Bool {
+    /// Whether `line` starts with `HTTP/`, in capitals: how curl's header lines show a status
+    /// line (the guard, the recorder and the transfer's challenge hold all ask this).
+    static func startsWithStatusLinePrefix(_ line: UnsafeRawBufferPointer.SubSequence) -> Bool {
         guard line.count >= statusLinePrefix.utf8CodeUnitCount else { return false }
         for offset in 0..<statusLinePrefix.utf8CodeUnitCount where line[line.startIndex + offset] != statusLinePrefix.utf8Start[offset] {
             return false

@@ -36,7 +36,7 @@ struct ResponseHeadRecorder {
         }
         if !isInHead {
             // A status line starts the next head; anything else after a head is a trailer.
-            if content.starts(with: "HTTP/".utf8) {
+            if ResponseHeadGuard.startsWithStatusLinePrefix(content) {
                 lines.removeAll(keepingCapacity: true)
                 block = nil
                 isInHead = true

@@ -254,7 +254,7 @@ final class CurlTransfer {
         responseHead.take(line)
         guard !headDelivered, receiver.wantsHeads else { return line.count }
         if line.count > 2 {
-            if line.starts(with: "HTTP/".utf8) { challenge.statusLineArrived() }
+            if ResponseHeadGuard.startsWithStatusLinePrefix(line[...]) { challenge.statusLineArrived() }
             return line.count
         }
         let code = easy.info(long: CURLINFO_RESPONSE_CODE)

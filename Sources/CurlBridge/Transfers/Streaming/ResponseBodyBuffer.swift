@@ -37,6 +37,9 @@ final class ResponseBodyBuffer: BodySink, Sendable {
         case end(Result<Response, RequestError>)
     }
 
+    /// Who to wake: the task waiting in ``nextItem()``, and the arrival handler.
+    private typealias Waiters = (task: CheckedContinuation<Void, Never>?, onArrival: (@Sendable () -> Void)?)
+
     private struct State {
         var items: [Entry] = []
         /// Index of the next item to take in `items`.
@@ -61,7 +64,7 @@ final class ResponseBodyBuffer: BodySink, Sendable {
 
         /// Who to wake for what was put in: the waiting task (no longer waiting after this) and
         /// the arrival handler. Nothing is due to be announced after this.
-        mutating func takeWaiters() -> (CheckedContinuation<Void, Never>?, (@Sendable () -> Void)?) {
+        mutating func takeWaiters() -> Waiters {
             isAnnouncementDue = false
             defer { waitingTask = nil }
             return (waitingTask, onArrival)
@@ -178,7 +181,7 @@ final class ResponseBodyBuffer: BodySink, Sendable {
 
     /// Wakes the consumer for the chunks the turn put in, if it has not been woken since.
     func turnDidEnd() {
-        let (task, onArrival) = state.withLock { state -> (CheckedContinuation<Void, Never>?, (@Sendable () -> Void)?) in
+        let (task, onArrival) = state.withLock { state -> Waiters in
             guard state.isAnnouncementDue else { return (nil, nil) }
             return state.takeWaiters()
         }
