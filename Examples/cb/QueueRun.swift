@@ -46,6 +46,7 @@ struct QueueRun: Sendable {
                 if outcome != nil || Task.isCancelled { break }
             }
         }
+        await queue.close()
         return outcome ?? .interrupted
     }
 

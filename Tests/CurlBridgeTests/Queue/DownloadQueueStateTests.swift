@@ -69,6 +69,19 @@ struct DownloadQueueStateTests {
         #expect(starts(resumed) == [1, 2])
     }
 
+    @Test("Closing stops the running downloads, whose ends leave them waiting with their bytes; nothing starts again")
+    func closing() {
+        var (state, _) = enqueued(3)
+        #expect(state.close() == [.stop(id: 1), .stop(id: 2)])
+        let first = state.ended(1, .failure(RequestError(.cancelled, "closing").resumable(with: resume(30))))
+        #expect(state.entries[1]?.download.state == .waiting && state.entries[1]?.resume?.bytesOnDisk == 30)
+        #expect(first.contains(.journal(.init(operation: .checkpoint, id: 1, resume: resume(30)))))
+        #expect(starts(first).isEmpty, "download 3 waits for the next queue")
+        _ = state.ended(2, .failure(RequestError(.connectionLost, "cut")))
+        #expect(state.entries[2]?.download.state == .waiting && state.running == 0)
+        #expect(state.resume(3).isEmpty && starts(state.schedule()).isEmpty)
+    }
+
     @Test("Pause, resume and cancel: a running download stops first, a waiting one changes at once")
     func callerActions() {
         var (state, _) = enqueued(4)

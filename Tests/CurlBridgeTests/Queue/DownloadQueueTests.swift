@@ -81,7 +81,7 @@ struct DownloadQueueTests {
         }
     }
 
-    /// A queue with a download stopped after its first checkpoints and paused; released before it returns.
+    /// A queue with a download stopped after its first checkpoints and paused; closed before it returns.
     /// Returns its id and the bytes its pause kept (all it received: the server stalls after 300,000).
     private func pausedDownload(_ scratch: Scratch, _ server: TestServer, key: String) async throws -> (UInt64, Int64) {
         let queue = try await offThePool { try DownloadQueue(
@@ -90,26 +90,22 @@ struct DownloadQueueTests {
         try await waitFor("three checkpoints") { (queue.download(id)?.bytesOnDisk ?? 0) >= 196_608 }
         try await offThePool { queue.pause(id) }
         try await waitFor("the pause") { queue.download(id)?.state == .paused }
-        return (id, queue.download(id)?.bytesOnDisk ?? 0)
+        let kept = queue.download(id)?.bytesOnDisk ?? 0
+        await queue.close()
+        return (id, kept)
     }
 
     /// Opens a queue on `scratch`'s directory, checks what it rejoined, resumes download `id` and
-    /// waits for it; the queue is released on return (one queue at a time on a directory).
+    /// waits for it; the queue is closed on return (one queue at a time on a directory).
     private func resumeInAReopenedQueue(_ scratch: Scratch, _ server: TestServer, id: UInt64, expectingKept kept: Int64?) async throws -> QueuedDownload {
-        // The paused queue is released once its last event closure has run, a moment later.
-        let opened = PosixLock<DownloadQueue?>(nil)
-        try await waitFor("the directory free again") {
-            if let queue = try? DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server)) {
-                opened.withLock { $0 = queue }
-            }
-            return opened.withLock { $0 != nil }
-        }
-        let queue = try #require(opened.withLock { $0 })
+        let queue = try await offThePool { try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server)) }
         #expect(queue.recovery.rejoined == 1)
         #expect(queue.download(id)?.state == .paused)
         if let kept { #expect(kept >= 196_608 && queue.download(id)?.bytesOnDisk == kept) }
         try await offThePool { queue.resume(id) }
-        return try await onWorkerThread { Result { () throws(RequestError) in try queue.wait(for: id) } }.get()
+        let done = try await onWorkerThread { Result { () throws(RequestError) in try queue.wait(for: id) } }.get()
+        await queue.close()
+        return done
     }
 
     @Test("A queue opened on the directory rejoins a paused download from its last checkpoint, then never fetches it again")
@@ -130,6 +126,39 @@ struct DownloadQueueTests {
         let third = try await offThePool { try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server)) }
         #expect(third.download(id)?.state == .finished && third.recovery.rejoined == 0)
         #expect(TestServer.requestCount(key: key) == 2, "a finished download is never fetched again")
+    }
+
+    @Test("close() stops the transfers with their bytes journaled and frees the directory before it returns", arguments: [false, true])
+    func closeReleasesTheDirectory(blocking: Bool) async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let server = try await Fixture.server()
+        let key = UUID().uuidString
+        let queue = try await offThePool { try DownloadQueue(
+            stateDirectory: scratch.state, transport: Fixture.transport(server), options: .init(checkpointInterval: 65_536)) }
+        let events = queue.events
+        let id = try await offThePool { try queue.enqueue(.get(url(server, tls: false, 500_000, key: key, "&stall-after=300000")), to: scratch.file("big")) }
+        let waiting = Task.detached { await onWorkerThread { Result { () throws(RequestError) in try queue.waitForAll() } } }
+        try await waitFor("three checkpoints") { (queue.download(id)?.bytesOnDisk ?? 0) >= 196_608 }
+
+        if blocking { await onWorkerThread { queue.close() } } else { await queue.close() }
+
+        #expect(queue.download(id)?.state == .waiting, "stopped by the close, not paused or failed")
+        let kept = try #require(queue.download(id)?.bytesOnDisk)
+        #expect(throws: RequestError.self) { try queue.enqueue(.get(url(server, tls: false, 1, key: key)), to: scratch.file("late")) }
+        _ = try await waiting.value.get()
+        for await _ in events {}  // returns because the close ended the stream (the hang guard fails it if not)
+        await queue.close()  // a second close returns at once
+
+        let reopened = try await offThePool { try DownloadQueue(stateDirectory: scratch.state, transport: Fixture.transport(server)) }
+        #expect(reopened.recovery.rejoined == 1 && reopened.recovery.discardedBytes == 0)
+        #expect(reopened.download(id)?.bytesOnDisk == kept)
+        let done = try await onWorkerThread { Result { () throws(RequestError) in try reopened.wait(for: id) } }.get()
+        await reopened.close()
+        #expect(done.state == .finished)
+        expectSameBytes(try? Data(contentsOf: scratch.file("big")), resourceBytes(count: 500_000))
+        #expect(TestServer.requestCount(key: key) == 2, "the rest of the file, once")
+        #expect(scratch.outputNames == ["big"], "no partial file left")
     }
 
     @Test("A resource that changed since the checkpoint is fetched again from zero")

@@ -75,12 +75,24 @@ public final class DownloadQueue: Sendable {
 
     private struct Shared {
         var machine: DownloadQueueState
-        var journal: QueueJournal
+        /// `nil` once the queue is closed: nothing is decided or journaled after that.
+        var journal: QueueJournal?
         var tasks: [UInt64: DownloadTask] = [:]
         var streams: [UUID: AsyncStream<DownloadQueueEvent>.Continuation] = [:]
         var handlers: [(DispatchQueue, @Sendable (DownloadQueueEvent) -> Void)] = []
         var waiters: [(ids: Set<UInt64>?, signal: DispatchSemaphore)] = []
-        var isClosed = false
+        var phase = Phase.open
+        /// Called once the queue is closed.
+        var closeWaiters: [@Sendable () -> Void] = []
+    }
+
+    /// Where a queue is in its life.
+    private enum Phase {
+        case open
+        /// ``close()`` was called: its transfers are stopping.
+        case closing
+        /// The journal is closed and the directory released.
+        case closed
     }
 
     /// Opens the queue of `stateDirectory` (created if missing) and rejoins its unfinished downloads.
@@ -116,11 +128,13 @@ public final class DownloadQueue: Sendable {
         perform(state.withLock { $0.machine.schedule() })
     }
 
-    /// Stops the running transfers (their partial files kept for the next queue on the directory,
-    /// which resumes them from their last checkpoint), closes the journal and ends the event streams.
+    /// A queue released without ``close()`` closes its journal and releases its directory at once,
+    /// ends its event streams and stops its transfers, whose partial files stay for the next queue
+    /// on the directory (it resumes them from their last checkpoint). Until those transfers have
+    /// wound down, a new queue on the directory may find it still open: ``close()`` first.
     deinit {
         let tasks = state.withLock { shared in
-            shared.journal.close()
+            shared.journal?.close()
             for continuation in shared.streams.values { continuation.finish() }
             return Array(shared.tasks.values)
         }
@@ -184,7 +198,7 @@ public final class DownloadQueue: Sendable {
     /// journal holds it.
     ///
     /// - Throws: ``RequestError/Code/invalidMethod`` for a method other than `GET`, with a body;
-    ///   ``RequestError/Code/fileIO`` when the journal cannot be written.
+    ///   ``RequestError/Code/fileIO`` when the journal cannot be written or the queue is closing.
     @discardableResult
     public func enqueue(_ request: Request, to destination: URL) throws(RequestError) -> UInt64 {
         guard request.method == .get, request.body == nil else {
@@ -196,9 +210,12 @@ public final class DownloadQueue: Sendable {
         let secret: Set<HTTPField.Name> = request.sensitiveHeaderNames.union([.authorization, .proxyAuthorization, .cookie])
         let headers = request.headerFields.filter { !secret.contains($0.name) }.map { [$0.name.rawName, $0.value] }
         let (id, actions) = try state.withLock { (shared: inout Shared) throws(RequestError) -> (UInt64, [DownloadQueueState.Action]) in
+            guard shared.phase == .open, let journal = shared.journal else {
+                throw RequestError(.fileIO, "the download queue of \(stateDirectory.path) is closed")
+            }
             var machine = shared.machine
             let (id, actions) = machine.enqueue(url: request.url, headers: headers, destination: destination.standardizedFileURL, original: request)
-            if case .journal(let record)? = actions.first { try shared.journal.append(record) }
+            if case .journal(let record)? = actions.first { try journal.append(record) }
             shared.machine = machine
             return (id, Array(actions.dropFirst()))
         }
@@ -219,6 +236,66 @@ public final class DownloadQueue: Sendable {
     /// The whole queue's progress.
     public var progress: DownloadQueueProgress {
         state.withLock { $0.machine.progress }
+    }
+
+    /// Closes the queue and returns once its state directory is released: its running transfers
+    /// stop, each with its bytes on disk journaled (they wait for the next queue on the directory,
+    /// which resumes them), the journal is closed, the event streams end and blocked waits return.
+    /// A queue opened on the directory right after finds every download where this one left it.
+    ///
+    /// Once it is called, ``enqueue(_:to:)`` throws and the other calls do nothing. Calling it
+    /// again waits for the same end. Blocks for as long as the transfers take to stop, usually a
+    /// few milliseconds: in a Swift task, `await close()` instead.
+    @available(*, noasync, message: "use await close()")
+    public func close() {
+        let closed = DispatchSemaphore(value: 0)
+        beginClosing { closed.signal() }
+        closed.wait()
+    }
+
+    /// Closes the queue as ``close()`` does, suspending instead of blocking until its state
+    /// directory is released.
+    public func close() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            beginClosing { continuation.resume() }
+        }
+    }
+
+    /// Stops the running transfers; `whenClosed` runs once the last of them has ended and the
+    /// directory is released (at once, when it already is).
+    private func beginClosing(then whenClosed: @escaping @Sendable () -> Void) {
+        let (actions, isClosed) = state.withLock { shared -> ([DownloadQueueState.Action], Bool) in
+            guard shared.phase != .closed else { return ([], true) }
+            shared.closeWaiters.append(whenClosed)
+            guard shared.phase == .open else { return ([], false) }
+            shared.phase = .closing
+            return (shared.machine.close(), false)
+        }
+        if isClosed {
+            whenClosed()
+            return
+        }
+        perform(actions)
+        finishClosingIfIdle()
+    }
+
+    /// Once a closing queue has no transfer left: closes the journal (releasing the directory),
+    /// ends the event streams after the events already sent, and wakes every waiter.
+    private func finishClosingIfIdle() {
+        let woken = state.withLock { shared -> [@Sendable () -> Void] in
+            guard shared.phase == .closing, shared.machine.running == 0 else { return [] }
+            shared.phase = .closed
+            shared.journal?.close()
+            shared.journal = nil
+            let streams = Array(shared.streams.values)
+            shared.streams = [:]
+            delivery.async { for continuation in streams { continuation.finish() } }
+            let signals = shared.waiters.map(\.signal)
+            shared.waiters = []
+            defer { shared.closeWaiters = [] }
+            return shared.closeWaiters + signals.map { signal in { signal.signal() } }
+        }
+        for wake in woken { wake() }
     }
 
     /// Pauses download `id`: a running transfer stops with its bytes kept; it waits for ``resume(_:)``,
@@ -242,11 +319,15 @@ public final class DownloadQueue: Sendable {
 
     // MARK: Events
 
-    /// Every event from now on, as an `AsyncSequence`; it ends when the queue is released.
+    /// Every event from now on, as an `AsyncSequence`; it ends when the queue is closed or released.
     public var events: AsyncStream<DownloadQueueEvent> {
         let (stream, continuation) = AsyncStream<DownloadQueueEvent>.makeStream()
         let key = UUID()
-        state.withLock { $0.streams[key] = continuation }
+        let isClosed = state.withLock { shared in
+            if shared.phase != .closed { shared.streams[key] = continuation }
+            return shared.phase == .closed
+        }
+        if isClosed { continuation.finish() }
         continuation.onTermination = { [weak self] _ in
             _ = self?.state.withLock { $0.streams.removeValue(forKey: key) }
         }
@@ -258,7 +339,8 @@ public final class DownloadQueue: Sendable {
         state.withLock { $0.handlers.append((queue, handler)) }
     }
 
-    /// Blocks until download `id` is finished, failed or cancelled, and returns it. Refused (a
+    /// Blocks until download `id` is finished, failed or cancelled, or the queue is closed, and
+    /// returns it as it then is. Refused (a
     /// ``RequestError/Code/blockingRefused``) on the main thread and inside a Swift task.
     @available(*, noasync, message: "use events, or onEvent(queue:_:)")
     public func wait(for id: UInt64) throws(RequestError) -> QueuedDownload {
@@ -268,7 +350,7 @@ public final class DownloadQueue: Sendable {
     }
 
     /// Blocks until every download is finished, failed or cancelled (paused ones too: a full disk
-    /// ends the wait), and returns them. Refused as ``wait(for:)`` is.
+    /// ends the wait), or the queue is closed, and returns them. Refused as ``wait(for:)`` is.
     @available(*, noasync, message: "use events, or onEvent(queue:_:)")
     public func waitForAll() throws(RequestError) -> [QueuedDownload] {
         try block(until: nil)
@@ -281,7 +363,7 @@ public final class DownloadQueue: Sendable {
         }
         let signal = DispatchSemaphore(value: 0)
         let isDone = state.withLock { shared in
-            if Self.isSettled(ids, shared.machine) { return true }
+            if shared.phase == .closed || Self.isSettled(ids, shared.machine) { return true }
             shared.waiters.append((ids, signal))
             return false
         }
@@ -296,8 +378,9 @@ public final class DownloadQueue: Sendable {
 
     // MARK: Performing the machine's actions
 
+    /// Asks the machine and performs its actions; nothing once the queue is closed.
     private func act(_ decide: (inout DownloadQueueState) -> [DownloadQueueState.Action]) {
-        perform(state.withLock { decide(&$0.machine) })
+        perform(state.withLock { $0.journal == nil ? [] : decide(&$0.machine) })
     }
 
     private func perform(_ actions: [DownloadQueueState.Action]) {
@@ -325,7 +408,7 @@ public final class DownloadQueue: Sendable {
     private func journal(_ record: QueueJournal.Record) {
         let failure = state.withLock { shared -> RequestError? in
             do throws(RequestError) {
-                try shared.journal.append(record)
+                try shared.journal?.append(record)
                 return nil
             } catch {
                 return error
@@ -350,8 +433,14 @@ public final class DownloadQueue: Sendable {
                 guard let self else { return }
                 state.withLock { _ = $0.tasks.removeValue(forKey: id) }
                 act { $0.ended(id, result) }
+                finishClosingIfIdle()
             })
-        state.withLock { $0.tasks[id] = task }
+        // A close that began after the machine said start found no task to stop: stop it here.
+        let isClosing = state.withLock { shared in
+            shared.tasks[id] = task
+            return shared.phase != .open
+        }
+        if isClosing { task.cancel(producingResumeData: { _ in }) }
     }
 
     /// The request a later process rebuilds from the journal.

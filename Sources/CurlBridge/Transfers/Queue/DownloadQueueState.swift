@@ -43,6 +43,9 @@ struct DownloadQueueState {
     let concurrency: Int
     let maximumFailures: Int
     private(set) var nextID: UInt64 = 1
+    /// The queue is closing: nothing new starts, and a transfer that `close()` stopped waits for
+    /// the next queue on the directory.
+    private(set) var isClosing = false
 
     init(concurrency: Int, maximumFailures: Int) {
         self.concurrency = max(1, concurrency)
@@ -176,10 +179,18 @@ struct DownloadQueueState {
     /// Every id, in order.
     var ids: [UInt64] { order }
 
+    /// The queue closes: every running transfer stops with its bytes kept, and its end leaves it
+    /// waiting for the next queue on the directory (not paused, not failed); nothing starts again.
+    mutating func close() -> [Action] {
+        isClosing = true
+        return order.filter { entries[$0]?.download.state == .running }.map { .stop(id: $0) }
+    }
+
     // MARK: Transfers
 
     /// The downloads to start now: waiting ones, in order, while slots are free.
     mutating func schedule() -> [Action] {
+        guard !isClosing else { return [] }
         var free = concurrency - running
         var actions: [Action] = []
         for id in order where free > 0 {
@@ -231,6 +242,8 @@ struct DownloadQueueState {
                 entry.resume = nil
             } else if entry.pauseAsked {
                 entry.download.state = .paused
+            } else if isClosing, error.code == .cancelled {
+                entry.download.state = .waiting
             } else if error.isDiskFull {
                 entry.download.state = .paused
                 actions.append(.journal(.init(operation: .pause, id: id)))
