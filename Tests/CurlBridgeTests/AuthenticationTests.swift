@@ -163,6 +163,19 @@ import Testing
         #expect(proxy.connectionAttempts() == 0)
     }
 
+    /// libcurl 7.88 resolves `localhost.` through DNS (whoever answers for it would read the
+    /// credentials), so only exactly `localhost` and literal loopback addresses are exempt.
+    @Test(arguments: ClientStyle.allCases, credentialCarriers.map(\.0))
+    func aLoopbackNameWithATrailingDotIsNotExempt(style: ClientStyle, carrier: String) async throws {
+        let build = try #require(Self.credentialCarriers.first { $0.0 == carrier }?.1)
+        let listener = try SilentListener()
+        for host in ["localhost.", "LocalHost."] {
+            let error = await style.send(build("http://\(host):\(listener.port)/x"), through: Transport()).failure
+            #expect(error?.code == .credentialsOverPlainHTTP, "\(host): \(String(describing: error))")
+        }
+        #expect(listener.connectionAttempts() == 0, "nothing reached the port")
+    }
+
     @Test(arguments: ClientStyle.allCases)
     func defaultAuthorizationHeaderOverPlainHTTPIsRefused(style: ClientStyle) async throws {
         let transport = Transport(configuration: Configuration(defaultHeaders: [.authorization: "Token x"]))

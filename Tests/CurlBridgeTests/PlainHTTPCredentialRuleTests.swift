@@ -4,7 +4,7 @@ import Testing
 /// The plain-http credential decision, without I/O.
 @Suite struct PlainHTTPCredentialRuleTests {
     @Test(arguments: [
-        ("localhost", true), ("LOCALHOST", true), ("localhost.", true), ("127.0.0.1", true), ("127.255.0.9", true),
+        ("localhost", true), ("LOCALHOST", true), ("localhost.", false), ("127.0.0.1.", false), ("[::1].", false), ("127.0.0.1", true), ("127.255.0.9", true),
         ("[::1]", true), ("::1", true), ("[0:0:0:0:0:0:0:1]", true),
         ("128.0.0.1", false), ("127.0.0", false), ("127.0.0.256", false), ("127.0.0.1.example.com", false),
         ("localhost.example.com", false), ("mylocalhost", false), ("[::2]", false), ("[::ffff:127.0.0.1]", false),

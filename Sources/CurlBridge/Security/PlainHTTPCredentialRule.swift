@@ -4,7 +4,7 @@ import Foundation
 /// behind ``RequestError/Code/credentialsOverPlainHTTP``, a pure value.
 ///
 /// Allowed when the configuration or the request opts in, and by default when the target is this
-/// machine's loopback (`localhost`, `127.0.0.0/8`, `::1`) reached directly: those bytes never
+/// machine's loopback (exactly `localhost`, `127.0.0.0/8`, `::1`) reached directly: those bytes never
 /// cross a network anyone could read. Through an HTTP proxy they would reach the proxy readable,
 /// so a proxied loopback target is not exempt; nor is a Unix socket, whose URL names some other
 /// host.
@@ -25,9 +25,12 @@ struct PlainHTTPCredentialRule: Sendable {
     }
 
     /// Whether `host` (as a URL spells it: an IPv6 literal with or without brackets) names the
-    /// loopback interface: `localhost`, an IPv4 address in `127.0.0.0/8`, or `::1`.
+    /// loopback interface: exactly `localhost` (any case), a literal IPv4 address in `127.0.0.0/8`,
+    /// or `::1`. Not `localhost.` nor `127.0.0.1.`: libcurl 7.88 resolves a name with a trailing
+    /// dot through DNS, so whoever answers for it would get the credentials.
     static func isLoopback(_ host: String) -> Bool {
-        let name = host.comparableHostName
+        var name = host.lowercased()
+        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
         if name == "localhost" { return true }
         var address = in6_addr()
         if inet_pton(AF_INET6, name, &address) == 1 {

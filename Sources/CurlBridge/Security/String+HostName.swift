@@ -1,5 +1,5 @@
 extension String {
-    /// This host name as host names compare (pin tables, the loopback check): lowercased, without
+    /// This host name as host names compare in pin tables: lowercased, without
     /// the brackets of an IPv6 literal or a trailing dot (`[::1]` is `::1`, `Example.COM.` is
     /// `example.com`).
     var comparableHostName: String {
