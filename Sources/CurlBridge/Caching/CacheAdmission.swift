@@ -6,7 +6,7 @@ import HTTPTypes
 enum CacheAdmission {
     /// Whether the response to `request` with `status` and `fields` may be stored by a private cache.
     static func mayStore(_ request: CacheRequest, status: Int, fields: HTTPFields) -> Bool {
-        guard request.method == .get, !request.isPartialOrPrecondition, !request.hasValidators,
+        guard request.partition != nil, request.method == .get, !request.isPartialOrPrecondition, !request.hasValidators,
               (200...599).contains(status), status != 206, status != 304 else { return false }
         let response = CacheControl(fields)
         if request.cacheControl.noStore { return false }
@@ -17,9 +17,10 @@ enum CacheAdmission {
             return false
         }
         if StoredResponse.varyNames(fields).contains("*") { return false }
-        // §3.5: a response to an authenticated request only when it says it may be shared.
-        if request.headerFields[.authorization] != nil,
-           !(response.isPublic || response.mustRevalidate || fields[values: .cacheControl].contains { $0.lowercased().contains("s-maxage") }) {
+        // §3.5: a response to a credentialed request only when a directive lets a shared cache
+        // store it (`public`, `s-maxage`, `must-revalidate`) and `private` does not forbid that.
+        if request.isCredentialed,
+           !((response.isPublic || response.sharedMaxAge != nil || response.mustRevalidate) && !response.isPrivate) {
             return false
         }
         return response.maxAge != nil || response.isPublic || response.isPrivate
@@ -30,17 +31,21 @@ enum CacheAdmission {
     /// The statuses whose caching rules this cache implements (for `must-understand`).
     static let understoodStatuses = CacheFreshness.heuristicallyCacheable.union([302, 303, 307])
 
-    /// Fields never stored or taken from a `304` (§3.1, §3.2): they describe one connection or
-    /// one message, not the resource.
-    static let hopByHopNames: Set<String> = [
+    /// Fields never stored or taken from a `304`: the hop-by-hop ones (§3.1, §3.2), which describe
+    /// one connection or one message, not the resource; and `Set-Cookie`, a session's secret that
+    /// must not sit in the cache (a hit never sets cookies: curl's jar sees only the network).
+    static let unstoredNames: Set<String> = Set([
         "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
         "proxy-authenticate", "proxy-authentication-info", "proxy-authorization", "trailer",
-    ]
+    ]).union(cookieSettingNames)
 
-    /// `fields` without the hop-by-hop ones, and those the `Connection` field names.
+    /// The fields that set cookies.
+    static let cookieSettingNames: Set<String> = ["set-cookie", "set-cookie2"]
+
+    /// `fields` without the ones never stored, and those the `Connection` field names.
     static func storable(_ fields: HTTPFields) -> HTTPFields {
         let named = fields[values: .connection].flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }
-        return HTTPFields(fields.filter { !hopByHopNames.contains($0.name.canonicalName) && !named.contains($0.name.canonicalName) })
+        return HTTPFields(fields.filter { !unstoredNames.contains($0.name.canonicalName) && !named.contains($0.name.canonicalName) })
     }
 
     /// `stored` updated by a `304 Not Modified` with `fields`, requested at `requestTime` and

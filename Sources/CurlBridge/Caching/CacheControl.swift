@@ -11,6 +11,9 @@ struct CacheControl: Equatable {
     var maxStale: Int??
     /// `min-fresh`, in seconds.
     var minFresh: Int?
+    /// `s-maxage`, in seconds: a shared cache's lifetime, which a private cache ignores but for
+    /// RFC 9111 §3.5 (it lets a response to a credentialed request be stored).
+    var sharedMaxAge: Int?
     var noCache = false
     var noStore = false
     /// `must-understand`: store only a status the cache understands, then regardless of `no-store`.
@@ -32,11 +35,13 @@ struct CacheControl: Equatable {
         case "max-age": if maxAge == nil { maxAge = value.flatMap(Self.seconds) ?? 0 }
         case "max-stale": if maxStale == nil { maxStale = .some(value.flatMap(Self.seconds)) }
         case "min-fresh": if minFresh == nil, let seconds = value.flatMap(Self.seconds) { minFresh = seconds }
+        case "s-maxage": if sharedMaxAge == nil, let seconds = value.flatMap(Self.seconds) { sharedMaxAge = seconds }
         case "no-cache": noCache = true
         case "no-store": noStore = true
         case "must-understand": mustUnderstand = true
         case "only-if-cached": onlyIfCached = true
-        case "must-revalidate", "proxy-revalidate": mustRevalidate = true
+        // `proxy-revalidate` binds shared caches only (§5.2.2.8): a private cache ignores it.
+        case "must-revalidate": mustRevalidate = true
         case "public": isPublic = true
         case "private": isPrivate = true
         default: break

@@ -27,10 +27,13 @@ enum CacheLookup: Equatable {
         case onlyIfCached
     }
 
-    /// The decision for `request`, given what is `stored` for its URL (its variants, most
-    /// recently used first; asked only when the request may use them) at `now`.
+    /// The decision for `request`, given what is `stored` for its URL and partition (its
+    /// variants, most recently used first; asked only when the request may use them) at `now`.
+    /// A request whose partition cannot be told is sent as it is.
     static func decide(_ request: CacheRequest, stored: () -> [StoredResponse], now: Date) -> CacheLookup {
-        guard request.method == .get || request.method == .head, !request.isPartialOrPrecondition else { return .bypass }
+        guard request.partition != nil, request.method == .get || request.method == .head, !request.isPartialOrPrecondition else {
+            return .bypass
+        }
         let decision = decideWithoutCallerValidators(request, stored: stored, now: now)
         guard request.hasValidators else { return decision }
         // The caller's own conditional: answered from a fresh response, else sent as it is.
@@ -43,7 +46,7 @@ enum CacheLookup: Equatable {
         let control = request.cacheControl
         if control.noStore { return .bypass }
         if request.policy == .reloadIgnoringCacheData { return .forward }
-        guard let entry = stored().first(where: { $0.matches(request.headerFields) }) else {
+        guard let entry = stored().first(where: { $0.matches(request) }) else {
             if request.policy == .returnCacheDataDontLoad { return .unavailable(.policy) }
             return control.onlyIfCached ? .unavailable(.onlyIfCached) : .forward
         }

@@ -1,32 +1,49 @@
+import Foundation
 import HTTPTypes
 
-/// A request as the cache sees it: method, key, header fields and policy.
+/// A request as the cache sees it: method, key, header fields, policy, and whose it is.
 struct CacheRequest: Sendable {
     var method: HTTPRequest.Method
-    /// The absolute URL without a fragment: the cache key.
+    /// The absolute URL without user info or fragment: the cache key, with the partition.
     var url: String
     var headerFields: HTTPFields
     var policy: CachePolicy
+    /// Whose credentials the request carries and under which trust it is sent, as a keyed hash
+    /// (``CachePartitioner``): it is answered only by responses stored under the same partition.
+    /// `nil` when it cannot be told (the cookie jar could not be read): the cache keeps out.
+    var partition: String?
+    /// Whether it carries credentials to the origin: an `Authorization` field, a challenged
+    /// credential or user info (RFC 9111 §3.5).
+    var isCredentialed: Bool
+    /// The values of fields curl adds itself, by lowercased name, for `Vary` to compare: the
+    /// `Cookie` it adds from the jar, the `Authorization` of user info or a challenge.
+    var addedFields: [String: String]
+    /// The cache's key, for the variant's values.
+    var keyedHash: KeyedHash
 
-    init(method: HTTPRequest.Method, url: String, headerFields: HTTPFields, policy: CachePolicy) {
+    init(
+        method: HTTPRequest.Method, url: String, headerFields: HTTPFields, policy: CachePolicy, partition: String? = "",
+        isCredentialed: Bool? = nil, addedFields: [String: String] = [:], keyedHash: KeyedHash = KeyedHash(key: [])
+    ) {
         self.method = method
-        self.url = url.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? url
+        self.url = Self.key(url).url
         self.headerFields = headerFields
         self.policy = policy
+        self.partition = partition
+        self.isCredentialed = isCredentialed ?? (headerFields[.authorization] != nil)
+        self.addedFields = addedFields
+        self.keyedHash = keyedHash
     }
 
-    /// `prepared`'s method, URL, policy and header lines (`Name: value`, or `Name;` for an empty value).
-    init(_ prepared: PreparedRequest) {
-        var fields = HTTPFields()
-        for line in prepared.headerLines {
-            guard let separator = line.firstIndex(where: { $0 == ":" || $0 == ";" }),
-                  let name = HTTPField.Name(String(line[..<separator])) else { continue }
-            let value = line[line.index(after: separator)...].trimmingCharacters(in: .whitespaces)
-            // `Name:` with nothing after it only stops curl from adding its own field.
-            if line[separator] == ":" && value.isEmpty { continue }
-            fields.append(HTTPField(name: name, value: value))
-        }
-        self.init(method: prepared.method, url: prepared.url, headerFields: fields, policy: prepared.cachePolicy)
+    /// `url` without its fragment, split from its user info (`user:password`, without the `@`).
+    static func key(_ url: String) -> (url: String, userInfo: Substring?) {
+        let unfragmented = url.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? url
+        guard let schemeEnd = unfragmented.range(of: "://") else { return (unfragmented, nil) }
+        let authorityStart = schemeEnd.upperBound
+        let authorityEnd = unfragmented[authorityStart...].firstIndex { $0 == "/" || $0 == "?" } ?? unfragmented.endIndex
+        guard let at = unfragmented[authorityStart..<authorityEnd].lastIndex(of: "@") else { return (unfragmented, nil) }
+        return (String(unfragmented[..<authorityStart] + unfragmented[unfragmented.index(after: at)...]),
+                unfragmented[authorityStart..<at])
     }
 
     /// The request's `Cache-Control`, with `Pragma: no-cache` read as `no-cache` when it has none
@@ -50,6 +67,34 @@ struct CacheRequest: Sendable {
     /// `If-Modified-Since`): a fresh stored response can answer it with `304` (RFC 9111 §4.3.2).
     var hasValidators: Bool {
         headerFields[.ifNoneMatch] != nil || headerFields[.ifModifiedSince] != nil
+    }
+
+    /// The request's values of the fields `names` (lowercased, as `Vary` lists them), as a stored
+    /// variant keeps them: each a keyed hash of the value curl sends — the request's lines of that
+    /// name joined by commas, with what curl adds itself — so that no value is kept as it is. A
+    /// name the request does not send is absent.
+    func variant(of names: [String]) -> [String: String] {
+        var values: [String: String] = [:]
+        for name in names where name != "*" {
+            guard let field = HTTPField.Name(name) else { continue }
+            let lines = headerFields[values: field]
+            let added = addedFields[name]
+            guard !lines.isEmpty || added != nil else { continue }
+            let sent = Self.normalised(lines.joined(separator: ","))
+            values[name] = keyedHash.hex { fields in
+                fields.add("vary")
+                fields.add(name)
+                fields.add(sent)
+                fields.add(added ?? "")
+            }
+        }
+        return values
+    }
+
+    /// A field value with the whitespace around its commas removed, so that `a, b` matches `a,b`.
+    private static func normalised(_ value: String) -> String {
+        value.split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ",")
     }
 
     /// Whether `stored` satisfies the caller's validators: an entity tag `If-None-Match` lists

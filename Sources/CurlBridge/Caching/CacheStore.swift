@@ -1,12 +1,15 @@
 /// Where an ``HTTPCache`` keeps its responses: in memory, or in a directory. Every method may be
 /// called from any thread (each transport's loop).
 protocol CacheStore: AnyObject, Sendable {
-    /// The stored variants of `url`, most recently used first.
-    func variants(of url: String) -> [StoredResponse]
-    /// Stores `response`, replacing the variant of its URL with the same ``StoredResponse/variant``,
-    /// and evicts the least recently used responses while the total is above the limit.
+    /// The key the cache's partitions, variants, names and seals are hashed with.
+    var keyedHash: KeyedHash { get }
+    /// The stored variants of `url` in `partition`, most recently used first.
+    func variants(of url: String, partition: String) -> [StoredResponse]
+    /// Stores `response`, replacing the variant of its URL and partition with the same
+    /// ``StoredResponse/variant``, and evicts the least recently used responses while the total
+    /// is above the limit.
     func store(_ response: StoredResponse)
-    /// Removes every variant of `url`.
+    /// Removes every variant of `url`, in every partition.
     func remove(url: String)
     /// Removes everything.
     func removeAll()
@@ -16,11 +19,12 @@ protocol CacheStore: AnyObject, Sendable {
     func flush()
 }
 
-/// The bookkeeping shared by both stores: which variants each URL has, how large each is and
-/// when it was last used, and which to evict. Guarded by its store's lock.
+/// The bookkeeping shared by both stores: which partitions and variants each URL has, how large
+/// each is and when it was last used, and which to evict. Guarded by its store's lock.
 struct CacheIndex<Slot> {
     struct Entry {
         var slot: Slot
+        var partition: String
         var variant: [String: String]
         var size: Int
         var lastUse: UInt64
@@ -30,27 +34,28 @@ struct CacheIndex<Slot> {
     private(set) var totalSize = 0
     private var clock: UInt64 = 0
 
-    /// The entries of `url`, most recently used first, each marked used now.
-    mutating func use(_ url: String) -> [Entry] {
+    /// The entries of `url` in `partition`, most recently used first, each marked used now.
+    mutating func use(_ url: String, partition: String) -> [Entry] {
         guard var list = entries[url] else { return [] }
         clock += 1
-        for index in list.indices { list[index].lastUse = clock }
+        for index in list.indices where list[index].partition == partition { list[index].lastUse = clock }
         list.sort { $0.lastUse > $1.lastUse }
         entries[url] = list
-        return list
+        return list.filter { $0.partition == partition }
     }
 
-    /// Records `slot` for the variant `variant` of `url`; returns the slot it replaced, if any.
-    mutating func insert(_ slot: Slot, url: String, variant: [String: String], size: Int) -> Slot? {
+    /// Records `slot` for the variant `variant` of `url` in `partition`; returns the slot it
+    /// replaced, if any.
+    mutating func insert(_ slot: Slot, url: String, partition: String, variant: [String: String], size: Int) -> Slot? {
         clock += 1
         var list = entries[url] ?? []
         var replaced: Slot?
-        if let index = list.firstIndex(where: { $0.variant == variant }) {
+        if let index = list.firstIndex(where: { $0.partition == partition && $0.variant == variant }) {
             replaced = list[index].slot
             totalSize -= list[index].size
             list.remove(at: index)
         }
-        list.insert(Entry(slot: slot, variant: variant, size: size, lastUse: clock), at: 0)
+        list.insert(Entry(slot: slot, partition: partition, variant: variant, size: size, lastUse: clock), at: 0)
         entries[url] = list
         totalSize += size
         return replaced
@@ -80,7 +85,8 @@ struct CacheIndex<Slot> {
         var evicted: [Slot] = []
         for (url, entry) in all where totalSize > limit {
             let lastUse = entry.lastUse
-            if var list = entries[url], let index = list.firstIndex(where: { $0.lastUse == lastUse && $0.variant == entry.variant }) {
+            if var list = entries[url],
+               let index = list.firstIndex(where: { $0.lastUse == lastUse && $0.partition == entry.partition && $0.variant == entry.variant }) {
                 list.remove(at: index)
                 entries[url] = list.isEmpty ? nil : list
                 totalSize -= entry.size

@@ -15,15 +15,18 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
     let cache: HTTPCache
     private let inner: any TransferEngine
     private unowned let loop: CurlMultiLoop
+    /// Whose each request is, and under which trust.
+    private let partitioner: CachePartitioner
     /// The requests the cache takes part in, by id.
     private var exchanges: [UInt64: CacheExchange] = [:]
     /// How many stored responses are being played.
     private let playing = Atomic<Int>(0)
 
-    init(cache: HTTPCache, inner: any TransferEngine, loop: CurlMultiLoop) {
+    init(cache: HTTPCache, inner: any TransferEngine, loop: CurlMultiLoop, partitioner: CachePartitioner) {
         self.cache = cache
         self.inner = inner
         self.loop = loop
+        self.partitioner = partitioner
     }
 
     var inFlightCount: Int { inner.inFlightCount + playing.load(ordering: .relaxed) }
@@ -31,9 +34,10 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
     var isBusy: Bool { inner.isBusy || playing.load(ordering: .relaxed) > 0 }
 
     func begin(_ prepared: PreparedRequest, id: UInt64, receiver: any TransferReceiver) {
-        let request = CacheRequest(prepared)
+        let request = partitioner.request(for: prepared)
         let now = cache.now()
-        switch CacheLookup.decide(request, stored: { cache.store.variants(of: request.url) }, now: now) {
+        let stored = { [cache] in request.partition.map { cache.store.variants(of: request.url, partition: $0) } ?? [] }
+        switch CacheLookup.decide(request, stored: stored, now: now) {
         case .bypass:
             if CacheAdmission.mayInvalidate(request.method) {
                 forward(prepared, as: exchange(id, request, prepared, .invalidating, receiver, now))
@@ -53,7 +57,7 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
         case .notModified(let stored):
             let served = exchange(id, request, prepared, .serving, receiver, now)
             let notModified = StoredResponse(
-                url: stored.url, status: .notModified, headerFields: HTTPFields(stored.headerFields.filter { $0.name != .contentLength }),
+                url: stored.url, partition: stored.partition, status: .notModified, headerFields: HTTPFields(stored.headerFields.filter { $0.name != .contentLength }),
                 httpVersion: stored.httpVersion, body: Data(), requestTime: now, responseTime: now, variant: stored.variant)
             serve(notModified, fields: notModified.headerFields, metrics: .fromCache(.hit), on: served)
         case .unavailable(.policy):
@@ -63,7 +67,7 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
         case .unavailable(.onlyIfCached):
             let served = exchange(id, request, prepared, .serving, receiver, now)
             let timeout = StoredResponse(
-                url: request.url, status: .gatewayTimeout, headerFields: [.contentLength: "0"], httpVersion: .http1_1,
+                url: request.url, partition: request.partition ?? "", status: .gatewayTimeout, headerFields: [.contentLength: "0"], httpVersion: .http1_1,
                 body: Data(), requestTime: now, responseTime: now, variant: [:])
             serve(timeout, fields: timeout.headerFields, metrics: .fromCache(.miss), on: served)
         }
@@ -140,7 +144,10 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
             cache.store.store(updated)
             var metrics = response.metrics
             metrics.cacheStatus = .revalidated
-            serve(updated, fields: updated.headerFields, metrics: metrics, on: exchange)
+            // The caller sees the cookies the 304 set (curl's jar took them), which are not stored.
+            var fields = updated.headerFields
+            fields.append(contentsOf: response.headerFields.filter { CacheAdmission.cookieSettingNames.contains($0.name.canonicalName) })
+            serve(updated, fields: fields, metrics: metrics, on: exchange)
             return
         }
         exchanges[exchange.id] = nil
@@ -151,12 +158,13 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
         switch exchange.role {
         case .storing, .validating:
             response.metrics.cacheStatus = .miss
-            if let body = exchange.recorded, CacheAdmission.mayStore(exchange.request, status: status, fields: response.headerFields) {
+            if let body = exchange.recorded, let partition = exchange.request.partition,
+               CacheAdmission.mayStore(exchange.request, status: status, fields: response.headerFields) {
                 let fields = CacheAdmission.storable(response.headerFields)
                 cache.store.store(StoredResponse(
-                    url: exchange.request.url, status: response.status, headerFields: fields, httpVersion: response.httpVersion,
-                    body: body, requestTime: exchange.requestTime, responseTime: responseTime,
-                    variant: StoredResponse.variant(of: StoredResponse.varyNames(fields), in: exchange.request.headerFields)))
+                    url: exchange.request.url, partition: partition, status: response.status, headerFields: fields,
+                    httpVersion: response.httpVersion, body: body, requestTime: exchange.requestTime, responseTime: responseTime,
+                    variant: exchange.request.variant(of: StoredResponse.varyNames(fields))))
             }
         case .invalidating, .serving:
             break

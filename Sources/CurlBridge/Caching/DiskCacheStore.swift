@@ -7,11 +7,17 @@ import Glibc
 /// A cache store in a directory, one file per stored response, bounded by bytes, least recently
 /// used out first.
 ///
-/// Crash-safe: a response is written to a temporary file (created `0600`), flushed with `fsync`
-/// and renamed over its entry, on the store's own queue, off every transport's loop; until then it
-/// is served from memory. A file that fails its length or checksum is deleted, never served.
-/// Opening reads each entry's metadata to rebuild the index; a directory whose marker names
-/// another format is emptied of entries, never fatal.
+/// The directory is private (``PrivateDirectory``): created `0700`, and an existing one refused
+/// unless it is this user's own and no one else can write to it; files inside are reached with
+/// `O_NOFOLLOW`. Its key (the file `key`, 32 random bytes, `0600`) names and seals every entry
+/// (``CacheEntryFile``), so an entry planted or changed by anyone who cannot read the key is
+/// deleted, never served; and an entry is served only for the URL, partition and variant it was
+/// stored for.
+///
+/// Crash-safe: a response is written to a temporary file, flushed with `fsync` and renamed over
+/// its entry, on the store's own queue, off every transport's loop; until then it is served from
+/// memory. Opening reads each entry's metadata to rebuild the index; a directory whose marker
+/// names another format is emptied of entries, never fatal.
 ///
 /// Two ``HTTPCache``s in one process on one directory share one store (``shared(directory:limit:)``).
 final class DiskCacheStore: CacheStore {
@@ -29,9 +35,14 @@ final class DiskCacheStore: CacheStore {
 
     /// The marker file naming the format of the directory's entries.
     static let markerName = "CurlBridgeCache.format"
-    static let format = "1"
+    static let format = "2"
+    /// The file holding the directory's key.
+    static let keyName = "key"
+    /// What temporary files' names start with.
+    static let temporaryPrefix = ".tmp-"
 
-    let directory: URL
+    let directory: PrivateDirectory
+    let keyedHash: KeyedHash
     private let limit: Int
     private let index = PosixLock(CacheIndex<Slot>())
     private let writes = DispatchQueue(label: "CurlBridge.DiskCacheStore")
@@ -54,87 +65,98 @@ final class DiskCacheStore: CacheStore {
     }
 
     /// A store of its own on `directory` (tests open a second one, as a restarted process would).
+    ///
+    /// - Throws: ``RequestError/Code/fileIO`` when the directory cannot be trusted (see
+    ///   ``PrivateDirectory``) or its key cannot be read or made.
     init(directory: URL, limit: Int) throws(RequestError) {
-        self.directory = directory
+        self.directory = try PrivateDirectory(opening: directory, role: "cache directory")
         self.limit = limit
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw RequestError(.fileIO, "cannot create the cache directory \(directory.path): \(error.localizedDescription)")
-        }
+        keyedHash = KeyedHash(key: try Self.key(in: self.directory))
         rebuildIndex()
     }
 
     // MARK: Opening
 
-    private func path(_ name: String) -> String {
-        directory.appendingPathComponent(name).path
+    /// The directory's key: read, or made (linked into place, so that two processes opening a
+    /// new directory at once agree on one). A damaged key is replaced: the entries it sealed then
+    /// fail their seal and go.
+    private static func key(in directory: PrivateDirectory) throws(RequestError) -> [UInt8] {
+        if let key = directory.read(keyName, limit: 64), key.count == KeyedHash.length { return Array(key) }
+        let key = KeyedHash.randomBytes(KeyedHash.length)
+        guard let temporary = write(Data(key), in: directory) else {
+            throw RequestError(.fileIO, "cannot write the key of the cache directory \(directory.url.path)")
+        }
+        defer { directory.remove(temporary) }
+        let linked = directory.link(temporary, to: keyName)
+        if linked == nil { return key }
+        if linked == .EEXIST {
+            if let existing = directory.read(keyName, limit: 64), existing.count == KeyedHash.length { return Array(existing) }
+            if directory.rename(temporary, to: keyName) == nil { return key }
+        }
+        throw RequestError(.fileIO, "cannot make the key of the cache directory \(directory.url.path)")
     }
 
-    /// Reads every entry's metadata; deletes torn temporary files, damaged entries, and every
-    /// entry of a directory whose marker names another format.
+    /// Reads every entry's metadata; deletes temporary files, damaged entries, and every entry of
+    /// a directory whose marker names another format.
     private func rebuildIndex() {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        let marker = path(Self.markerName)
-        let isCurrent = (try? String(contentsOfFile: marker, encoding: .utf8)) == Self.format
-        for name in names where name.hasPrefix(".tmp-") { unlink(path(name)) }
+        let names = directory.names
+        let isCurrent = directory.read(Self.markerName, limit: 16) == Data(Self.format.utf8)
+        for name in names where name.hasPrefix(Self.temporaryPrefix) { directory.remove(name) }
         var found: [(CacheEntryFile.Metadata, String, Date)] = []
         for name in names where name.hasSuffix(CacheEntryFile.suffix) {
-            guard isCurrent, let (metadata, modified) = Self.readMetadata(path(name)) else {
-                unlink(path(name))
+            guard isCurrent, let size = directory.size(of: name), let prefix = directory.read(name, limit: 64 << 10),
+                  let metadata = CacheEntryFile.metadata(prefix: prefix, fileSize: size),
+                  // A file under another entry's name (moved or copied there) is no entry.
+                  name == CacheEntryFile.name(url: metadata.url, partition: metadata.partition, variant: metadata.variant, keyedHash: keyedHash)
+            else {
+                directory.remove(name)
                 continue
             }
-            found.append((metadata, name, modified))
+            found.append((metadata, name, directory.modificationDate(of: name) ?? .distantPast))
         }
-        if !isCurrent { try? Data(Self.format.utf8).write(to: URL(fileURLWithPath: marker), options: .atomic) }
+        if !isCurrent, let temporary = Self.write(Data(Self.format.utf8), in: directory) {
+            if directory.rename(temporary, to: Self.markerName) != nil { directory.remove(temporary) }
+        }
         found.sort { $0.2 < $1.2 }  // least recently written first: used last
         let evicted = index.withLock { index in
             for (metadata, name, _) in found {
-                _ = index.insert(.file(name), url: metadata.url, variant: metadata.variant, size: metadata.responseSize)
+                _ = index.insert(
+                    .file(name), url: metadata.url, partition: metadata.partition, variant: metadata.variant, size: metadata.responseSize)
             }
             return index.evict(toFit: limit)  // a smaller limit than the last run's
         }
-        for slot in evicted { unlink(path(slot.fileName)) }
-    }
-
-    /// An entry file's metadata and modification time, or `nil` when it is not a whole entry.
-    private static func readMetadata(_ path: String) -> (CacheEntryFile.Metadata, Date)? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let size = (attributes[.size] as? NSNumber)?.intValue,
-              let prefix = try? handle.read(upToCount: 64 << 10),
-              let metadata = CacheEntryFile.metadata(prefix: prefix, fileSize: size) else { return nil }
-        return (metadata, attributes[.modificationDate] as? Date ?? .distantPast)
+        for slot in evicted { directory.remove(slot.fileName) }
     }
 
     // MARK: CacheStore
 
-    func variants(of url: String) -> [StoredResponse] {
-        let slots = index.withLock { $0.use(url).map(\.slot) }
-        return slots.compactMap { slot in
-            switch slot {
+    func variants(of url: String, partition: String) -> [StoredResponse] {
+        let entries = index.withLock { $0.use(url, partition: partition) }
+        return entries.compactMap { entry in
+            switch entry.slot {
             case .pending(_, let response): return response
             case .file(let name):
-                if let data = FileManager.default.contents(atPath: path(name)), let response = CacheEntryFile.decode(data) {
+                if let data = directory.read(name), let response = CacheEntryFile.decode(data, keyedHash: keyedHash),
+                   response.url == url, response.partition == partition, response.variant == entry.variant {
                     return response
                 }
-                // Damaged, or removed by another process: forget it.
+                // Damaged, forged, or removed by another process: forget it.
                 index.withLock { _ = $0.remove(url) { $0.fileName == name } }
-                unlink(path(name))
+                directory.remove(name)
                 return nil
             }
         }
     }
 
     func store(_ response: StoredResponse) {
-        let name = CacheEntryFile.name(url: response.url, variant: response.variant)
+        let name = CacheEntryFile.name(url: response.url, partition: response.partition, variant: response.variant, keyedHash: keyedHash)
         let evicted = index.withLock { index in
-            _ = index.insert(.pending(name, response), url: response.url, variant: response.variant, size: response.size)
+            _ = index.insert(
+                .pending(name, response), url: response.url, partition: response.partition, variant: response.variant, size: response.size)
             return index.evict(toFit: limit)
         }
         writes.async { [self] in
-            for slot in evicted where slot.fileName != name { unlink(path(slot.fileName)) }
+            for slot in evicted where slot.fileName != name { directory.remove(slot.fileName) }
             let written = write(response, to: name)
             index.withLock { index in
                 // Only if this very response is still the entry (not replaced or removed meanwhile).
@@ -143,41 +165,54 @@ final class DiskCacheStore: CacheStore {
                     return false
                 }) else {
                     // Evicted or removed while it was written: its file must not outlive it.
-                    if written { unlink(path(name)) }
+                    if written { directory.remove(name) }
                     return
                 }
-                if written { _ = index.insert(.file(slot.fileName), url: response.url, variant: response.variant, size: response.size) }
+                if written {
+                    _ = index.insert(
+                        .file(slot.fileName), url: response.url, partition: response.partition, variant: response.variant,
+                        size: response.size)
+                }
             }
         }
     }
 
     /// Writes `response` to a temporary file, flushes it and renames it to `name`.
     private func write(_ response: StoredResponse, to name: String) -> Bool {
-        guard let data = try? CacheEntryFile.encode(response) else { return false }
-        let temporary = path(".tmp-\(UUID().uuidString)")
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return false }
-        let complete = data.withUnsafeBytes { writeAll($0, to: descriptor) == nil }
-        let flushed = complete && fsync(descriptor) == 0
-        close(descriptor)
-        guard flushed, rename(temporary, path(name)) == 0 else {
-            unlink(temporary)
+        guard let data = try? CacheEntryFile.encode(response, keyedHash: keyedHash),
+              let temporary = Self.write(data, in: directory) else { return false }
+        guard directory.rename(temporary, to: name) == nil else {
+            directory.remove(temporary)
             return false
         }
         return true
     }
 
+    /// Writes `data` to a new temporary file in `directory` and flushes it; returns its name.
+    private static func write(_ data: Data, in directory: PrivateDirectory) -> String? {
+        guard case .success(let created) = directory.createTemporary(prefix: temporaryPrefix) else { return nil }
+        let (name, descriptor) = (created.name, created.descriptor)
+        let complete = data.withUnsafeBytes { writeAll($0, to: descriptor) == nil }
+        let flushed = complete && fsync(descriptor) == 0
+        close(descriptor)
+        guard flushed else {
+            directory.remove(name)
+            return nil
+        }
+        return name
+    }
+
     func remove(url: String) {
         let slots = index.withLock { $0.remove(url) }
         writes.async { [self] in
-            for slot in slots { unlink(path(slot.fileName)) }
+            for slot in slots { directory.remove(slot.fileName) }
         }
     }
 
     func removeAll() {
         let slots = index.withLock { $0.removeAll() }
         writes.async { [self] in
-            for slot in slots { unlink(path(slot.fileName)) }
+            for slot in slots { directory.remove(slot.fileName) }
         }
     }
 

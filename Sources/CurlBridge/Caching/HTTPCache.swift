@@ -15,6 +15,15 @@ import Foundation
 ///
 /// One cache may serve several transports; two caches of one process on one directory share
 /// their store. A response larger than an eighth of the limit is not stored.
+///
+/// **Who sees a stored response.** Only a request that would send exactly the same credentials
+/// — its `Authorization`, `Proxy-Authorization` and `Cookie` fields, a challenged credential,
+/// the URL's user info and the cookies curl adds from the transport's jar — under exactly the same
+/// trust: the same TLS configuration (verification, trust roots, pins, client certificate,
+/// minimum version), the same request pins, proxies and Unix socket. Each response is stored
+/// under a keyed hash of those (never the secrets), so another user, an anonymous request and a
+/// pinned request never get it. `Set-Cookie` is never stored. A disk cache's directory must be
+/// private to this user (see <doc:Caching>).
 public final class HTTPCache: Sendable {
     /// Where a cache keeps responses.
     public enum Storage: Sendable, Hashable {
@@ -35,13 +44,20 @@ public final class HTTPCache: Sendable {
 
     /// A cache with `storage`.
     ///
-    /// - Throws: ``RequestError/Code/fileIO`` when a disk cache's directory cannot be created.
+    /// - Throws: ``RequestError/Code/fileIO`` when a disk cache's directory cannot be created or
+    ///   cannot be trusted: an existing directory must be this user's own, not writable by its
+    ///   group or others, and not a symbolic link. ``RequestError/Code/transportFailure`` when the
+    ///   process has no OpenSSL libcrypto to key the cache with (libcurl built on another TLS
+    ///   library, with no OpenSSL installed).
     public convenience init(_ storage: Storage) throws(RequestError) {
         try self.init(storage, clock: { Date() })
     }
 
     /// A cache with `storage` whose responses age by `clock` (tests move time on without waiting).
     init(_ storage: Storage, clock: @escaping @Sendable () -> Date) throws(RequestError) {
+        guard SHA256Hasher.isAvailable else {
+            throw RequestError(.transportFailure, "an HTTP cache needs OpenSSL's libcrypto to key its entries, and this process has none")
+        }
         self.storage = storage
         now = clock
         switch storage {
@@ -62,9 +78,9 @@ public final class HTTPCache: Sendable {
         store.removeAll()
     }
 
-    /// Removes the stored responses to `GET` requests for `url` (every variant).
+    /// Removes the stored responses to `GET` requests for `url`: every variant, for everyone.
     public func removeResponses(for url: String) {
-        store.remove(url: CacheRequest(method: .get, url: url, headerFields: [:], policy: .useProtocolCachePolicy).url)
+        store.remove(url: CacheRequest.key(url).url)
     }
 
     /// Returns once every response stored so far is on disk: call it before the process exits,

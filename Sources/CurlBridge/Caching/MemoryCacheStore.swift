@@ -2,18 +2,20 @@
 final class MemoryCacheStore: CacheStore {
     private let limit: Int
     private let index = PosixLock(CacheIndex<StoredResponse>())
+    /// A key of its own, as the responses live no longer than the process.
+    let keyedHash = KeyedHash.random()
 
     init(limit: Int) {
         self.limit = limit
     }
 
-    func variants(of url: String) -> [StoredResponse] {
-        index.withLock { $0.use(url).map(\.slot) }
+    func variants(of url: String, partition: String) -> [StoredResponse] {
+        index.withLock { $0.use(url, partition: partition).map(\.slot) }
     }
 
     func store(_ response: StoredResponse) {
         index.withLock { index in
-            _ = index.insert(response, url: response.url, variant: response.variant, size: response.size)
+            _ = index.insert(response, url: response.url, partition: response.partition, variant: response.variant, size: response.size)
             _ = index.evict(toFit: limit)
         }
     }

@@ -2,11 +2,13 @@ import Foundation
 import HTTPTypes
 
 /// A response as the cache keeps it: its head and complete body, when it was requested and
-/// received (for its age), and the request's values of the fields its `Vary` names (to tell
-/// its variant).
+/// received (for its age), whose it is (the partition) and the request's values of the fields its
+/// `Vary` names (to tell its variant).
 struct StoredResponse: Sendable, Equatable {
-    /// The URL it answers: the cache key, with the variant.
+    /// The URL it answers (without user info): the cache key, with the partition and the variant.
     var url: String
+    /// Whose credentials and which trust it was fetched under (``CacheRequest/partition``).
+    var partition: String
     var status: HTTPResponse.Status
     var headerFields: HTTPFields
     var httpVersion: HTTPVersion
@@ -16,8 +18,8 @@ struct StoredResponse: Sendable, Equatable {
     var requestTime: Date
     /// When its head arrived.
     var responseTime: Date
-    /// The request's values of the fields `Vary` names, by lowercased name; a name the request
-    /// did not send is absent.
+    /// The request's values of the fields `Vary` names, by lowercased name, each a keyed hash
+    /// (``CacheRequest/variant(of:)``); a name the request did not send is absent.
     var variant: [String: String]
 
     /// The bytes it counts for against the cache's limit.
@@ -41,27 +43,11 @@ struct StoredResponse: Sendable, Equatable {
         }.filter { !$0.isEmpty }
     }
 
-    /// The request's values of `names`, as ``variant`` keeps them (lines of one name joined by commas).
-    static func variant(of names: [String], in requestFields: HTTPFields) -> [String: String] {
-        var values: [String: String] = [:]
-        for name in names where name != "*" {
-            guard let field = HTTPField.Name(name) else { continue }
-            let lines = requestFields[values: field]
-            if !lines.isEmpty { values[name] = Self.normalised(lines.joined(separator: ",")) }
-        }
-        return values
-    }
-
-    /// A field value with the whitespace around its commas removed, so that `a, b` matches `a,b`.
-    private static func normalised(_ value: String) -> String {
-        value.split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ",")
-    }
-
-    /// Whether this variant answers a request with `requestFields` (RFC 9111 §4.1).
-    func matches(_ requestFields: HTTPFields) -> Bool {
+    /// Whether this response answers `request` (RFC 9111 §4.1): its URL, its partition, and the
+    /// values of the fields its `Vary` names.
+    func matches(_ request: CacheRequest) -> Bool {
         let names = varyNames
-        if names.contains("*") { return false }
-        return Self.variant(of: names, in: requestFields) == variant
+        guard url == request.url, partition == request.partition, !names.contains("*") else { return false }
+        return request.variant(of: names) == variant
     }
 }

@@ -148,6 +148,13 @@ final class PrivateDirectory: Sendable {
         return renameat(descriptor, source, descriptor, target) == 0 ? nil : POSIXErrorCode(rawValue: errno) ?? .EIO
     }
 
+    /// Links `source` as `target` (both inside) unless `target` exists: an atomic "create with
+    /// these contents"; returns the `errno` on failure (`EEXIST` when `target` exists).
+    func link(_ source: String, to target: String) -> POSIXErrorCode? {
+        guard Self.isPlainName(source), Self.isPlainName(target) else { return .EINVAL }
+        return linkat(descriptor, source, descriptor, target, 0) == 0 ? nil : POSIXErrorCode(rawValue: errno) ?? .EIO
+    }
+
     /// Deletes the file `name` (a link itself, never what it points to).
     func remove(_ name: String) {
         guard Self.isPlainName(name) else { return }

@@ -88,12 +88,16 @@ public final class Transport: Sendable {
             } else {
                 CurlEngine(loop: loop, options: CurlEasyOptions(configuration, cookieShare: share))
             }
-            let engine = configuration.cache.map { CachingEngine(cache: $0, inner: network, loop: loop) } ?? network
+            let jar = share.map { CookieJar(share: $0, storage: configuration.cookies, logger: configuration.logger) }
+            let engine = configuration.cache.map { cache in
+                CachingEngine(cache: cache, inner: network, loop: loop, partitioner: CachePartitioner(
+                    keyedHash: cache.store.keyedHash, trust: CacheTrust(configuration), cookies: jar))
+            } ?? network
             let registry = RequestRegistry(loop: loop, engine: engine)
             loop.delegate = registry
             let environment = LifecycleEnvironment(registry: registry, defaults: RequestDefaults(configuration), configuration: configuration)
             core = .success(Core(loop: loop, environment: environment))
-            cookies = share.map { CookieJar(share: $0, storage: configuration.cookies, logger: configuration.logger) }
+            cookies = jar
         } catch {
             configuration.logger.error("libcurl could not be initialised: \(error)")
             core = .failure(error)

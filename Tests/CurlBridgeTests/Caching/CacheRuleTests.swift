@@ -14,7 +14,7 @@ struct CacheRuleTests {
         var fields = fields
         if fields[.date] == nil { fields[.date] = HTTPDate.format(received) }
         return StoredResponse(
-            url: "http://a/x", status: status, headerFields: fields, httpVersion: .http1_1, body: Data("x".utf8),
+            url: "http://a/x", partition: "", status: status, headerFields: fields, httpVersion: .http1_1, body: Data("x".utf8),
             requestTime: received, responseTime: received, variant: [:])
     }
 
@@ -122,7 +122,7 @@ struct CacheRuleTests {
     @Test("Variants: a stored response answers only a request with the same values of the fields its Vary names")
     func variants() {
         var english = stored([.cacheControl: "max-age=60", .init("Vary")!: "Accept-Language, Accept"])
-        english.variant = StoredResponse.variant(of: english.varyNames, in: [.acceptLanguage: "en"])
+        english.variant = request([.acceptLanguage: "en"]).variant(of: english.varyNames)
         #expect(decide(request([.acceptLanguage: "en"]), [english]) == .serve(english, .hit))
         #expect(decide(request([.acceptLanguage: "fr"]), [english]) == .forward)
         #expect(decide(request([.acceptLanguage: "en", .accept: "x"]), [english]) == .forward)
@@ -148,6 +148,64 @@ struct CacheRuleTests {
         #expect(!CacheAdmission.mayStore(authorized, status: 200, fields: [.cacheControl: "max-age=5"]))
         #expect(CacheAdmission.mayStore(authorized, status: 200, fields: [.cacheControl: "max-age=5, public"]))
         #expect(CacheAdmission.mayStore(authorized, status: 200, fields: [.cacheControl: "s-maxage=5"]))
+        var unknown = request()
+        unknown.partition = nil
+        #expect(!CacheAdmission.mayStore(unknown, status: 200, fields: [.cacheControl: "max-age=5"]), "whose it is cannot be told")
+    }
+
+    @Test("§3.5: a response to a credentialed request only when a shared cache could store it", arguments: [
+        ("public, max-age=60", true), ("s-maxage=60", true), ("max-age=60, must-revalidate", true),
+        ("max-age=60", false), ("private, must-revalidate, max-age=60", false), ("public, private, max-age=60", false),
+        ("proxy-revalidate, max-age=60", false), ("max-age=60, x-note=\"s-maxage\"", false), ("s-maxage=x, max-age=60", false),
+    ])
+    func credentialedAdmission(cacheControl: String, stored: Bool) {
+        let carriers = [
+            request([.authorization: "Bearer t"]),
+            CacheRequest(method: .get, url: "http://a/x", headerFields: [:], policy: .useProtocolCachePolicy, isCredentialed: true),
+        ]
+        for carrier in carriers {
+            #expect(CacheAdmission.mayStore(carrier, status: 200, fields: [.cacheControl: cacheControl]) == stored)
+        }
+        #expect(CacheAdmission.mayStore(request(), status: 200, fields: [.cacheControl: cacheControl]), "without credentials: stored")
+    }
+
+    @Test("Set-Cookie is never stored, nor taken from a 304")
+    func setCookieIsNotStorable() {
+        let fields: HTTPFields = [.setCookie: "session=1", .init("Set-Cookie2")!: "a=b", .eTag: "\"e\""]
+        #expect(CacheAdmission.storable(fields) == [.eTag: "\"e\""])
+        let updated = CacheAdmission.updated(stored([.eTag: "\"e\""]), by: fields, requestTime: Self.now, responseTime: Self.now)
+        #expect(updated.headerFields[.setCookie] == nil)
+    }
+
+    @Test("A request whose partition cannot be told is sent as it is")
+    func unknownPartitionBypasses() {
+        var unknown = request()
+        unknown.partition = nil
+        #expect(decide(unknown, [stored([.cacheControl: "max-age=60"])]) == .bypass)
+    }
+
+    @Test("The cache key leaves out user info and the fragment, and keeps the query")
+    func keyWithoutUserInfo() {
+        #expect(CacheRequest.key("http://u:p@a.example:8080/x?q=1#f") == ("http://a.example:8080/x?q=1", "u:p"))
+        #expect(CacheRequest.key("https://a.example/x@y?z=@") == ("https://a.example/x@y?z=@", nil))
+        #expect(CacheRequest.key("http://a:b@c@host/") == ("http://host/", "a:b@c"))
+        #expect(CacheRequest.key("http://host?x").userInfo == nil)
+    }
+
+    @Test("Variant values are keyed hashes of what is sent, with what curl adds itself")
+    func variantValuesAreKeyedHashes() {
+        let key = KeyedHash(key: Array(repeating: 7, count: 32))
+        let plain = CacheRequest(method: .get, url: "http://a/x", headerFields: [.acceptLanguage: "en, fr"], policy: .useProtocolCachePolicy, keyedHash: key)
+        let spaced = CacheRequest(method: .get, url: "http://a/x", headerFields: [.acceptLanguage: "en,fr"], policy: .useProtocolCachePolicy, keyedHash: key)
+        let jar = CacheRequest(
+            method: .get, url: "http://a/x", headerFields: [:], policy: .useProtocolCachePolicy, addedFields: ["cookie": "s=1"], keyedHash: key)
+        let otherKey = CacheRequest(method: .get, url: "http://a/x", headerFields: [.acceptLanguage: "en, fr"], policy: .useProtocolCachePolicy)
+
+        #expect(plain.variant(of: ["accept-language"]) == spaced.variant(of: ["accept-language"]))
+        #expect(plain.variant(of: ["accept-language"])["accept-language"]?.count == 64)
+        #expect(plain.variant(of: ["accept-language"])["accept-language"]?.contains("en") == false)
+        #expect(plain.variant(of: ["accept-language"]) != otherKey.variant(of: ["accept-language"]))
+        #expect(jar.variant(of: ["cookie"]).count == 1 && plain.variant(of: ["cookie"]).isEmpty)
     }
 
     @Test("A 304 replaces the stored fields it carries, but Content-Length and hop-by-hop fields")

@@ -10,7 +10,7 @@ import Testing
 struct CacheStoreTests {
     private func response(_ url: String, body: Int = 400, variant: [String: String] = [:]) -> StoredResponse {
         StoredResponse(
-            url: url, status: .ok, headerFields: [.cacheControl: "max-age=60", .eTag: "\"1\""], httpVersion: .http1_1,
+            url: url, partition: "p", status: .ok, headerFields: [.cacheControl: "max-age=60", .eTag: "\"1\""], httpVersion: .http1_1,
             body: Data(repeating: 0x61, count: body), requestTime: Date(timeIntervalSince1970: 1_000),
             responseTime: Date(timeIntervalSince1970: 1_001), variant: variant)
     }
@@ -22,13 +22,15 @@ struct CacheStoreTests {
     @Test("An entry file round-trips; a cut or a changed byte fails to decode")
     func entryFileRoundTrip() throws {
         let stored = response("http://a/x", body: 1000, variant: ["accept-language": "en"])
-        let data = try CacheEntryFile.encode(stored)
+        let key = KeyedHash.random()
+        let data = try CacheEntryFile.encode(stored, keyedHash: key)
 
-        #expect(CacheEntryFile.decode(data) == stored)
-        #expect(CacheEntryFile.decode(data.dropLast(1)) == nil)
+        #expect(CacheEntryFile.decode(data, keyedHash: key) == stored)
+        #expect(CacheEntryFile.decode(data.dropLast(1), keyedHash: key) == nil)
         var changed = data
         changed[changed.count - 100] ^= 0x01
-        #expect(CacheEntryFile.decode(changed) == nil)
+        #expect(CacheEntryFile.decode(changed, keyedHash: key) == nil)
+        #expect(CacheEntryFile.decode(data, keyedHash: KeyedHash.random()) == nil, "sealed with another key")
     }
 
     @Test("The memory store evicts the least recently used first, by bytes")
@@ -36,12 +38,12 @@ struct CacheStoreTests {
         let store = MemoryCacheStore(limit: 1_500)
         store.store(response("http://a/1"))
         store.store(response("http://a/2"))
-        _ = store.variants(of: "http://a/1")  // used: /2 is now the oldest
+        _ = store.variants(of: "http://a/1", partition: "p")  // used: /2 is now the oldest
         store.store(response("http://a/3"))
         store.store(response("http://a/4"))
 
-        #expect(store.variants(of: "http://a/1").count == 1)
-        #expect(store.variants(of: "http://a/2").isEmpty)
+        #expect(store.variants(of: "http://a/1", partition: "p").count == 1)
+        #expect(store.variants(of: "http://a/2", partition: "p").isEmpty)
         #expect(store.totalSize <= 1_500)
     }
 
@@ -52,7 +54,7 @@ struct CacheStoreTests {
         store.store(response("http://a/v", variant: ["accept-language": "fr"]))
         store.store(response("http://a/v", body: 10, variant: ["accept-language": "en"]))
 
-        let variants = store.variants(of: "http://a/v")
+        let variants = store.variants(of: "http://a/v", partition: "p")
         #expect(variants.count == 2)
         #expect(variants.first?.body.count == 10, "the replaced variant is the most recently used")
     }
@@ -63,12 +65,12 @@ struct CacheStoreTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = try await offThePool { try DiskCacheStore(directory: directory, limit: 1 << 20) }
         first.store(response("http://a/1", variant: ["accept": "x"]))
-        #expect(first.variants(of: "http://a/1").count == 1, "served from memory until written")
+        #expect(first.variants(of: "http://a/1", partition: "p").count == 1, "served from memory until written")
         try await offThePool { first.flush() }
 
         let restarted = try await offThePool { try DiskCacheStore(directory: directory, limit: 1 << 20) }
 
-        #expect(restarted.variants(of: "http://a/1") == [response("http://a/1", variant: ["accept": "x"])])
+        #expect(restarted.variants(of: "http://a/1", partition: "p") == [response("http://a/1", variant: ["accept": "x"])])
         #expect(restarted.totalSize == first.totalSize)
         let name = try #require(entryFiles(directory).first)
         let permissions = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.posixPermissions] as? Int
@@ -84,8 +86,8 @@ struct CacheStoreTests {
         first.store(response("http://a/damaged"))
         first.store(response("http://a/whole"))
         try await offThePool { first.flush() }
-        let torn = directory.appendingPathComponent(CacheEntryFile.name(url: "http://a/torn", variant: [:]))
-        let damaged = directory.appendingPathComponent(CacheEntryFile.name(url: "http://a/damaged", variant: [:]))
+        let torn = directory.appendingPathComponent(CacheEntryFile.name(url: "http://a/torn", partition: "p", variant: [:], keyedHash: first.keyedHash))
+        let damaged = directory.appendingPathComponent(CacheEntryFile.name(url: "http://a/damaged", partition: "p", variant: [:], keyedHash: first.keyedHash))
         let tornData = try Data(contentsOf: torn)
         try tornData.prefix(tornData.count - 20).write(to: torn)
         var damagedData = try Data(contentsOf: damaged)
@@ -95,9 +97,9 @@ struct CacheStoreTests {
 
         let restarted = try await offThePool { try DiskCacheStore(directory: directory, limit: 1 << 20) }
 
-        #expect(restarted.variants(of: "http://a/torn").isEmpty)
-        #expect(restarted.variants(of: "http://a/damaged").isEmpty)
-        #expect(restarted.variants(of: "http://a/whole").count == 1)
+        #expect(restarted.variants(of: "http://a/torn", partition: "p").isEmpty)
+        #expect(restarted.variants(of: "http://a/damaged", partition: "p").isEmpty)
+        #expect(restarted.variants(of: "http://a/whole", partition: "p").count == 1)
         try await offThePool { restarted.flush() }
         #expect(entryFiles(directory).count == 1)
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(".tmp-crashed").path))
@@ -115,12 +117,12 @@ struct CacheStoreTests {
 
         let reopened = try await offThePool { try DiskCacheStore(directory: directory, limit: 1 << 20) }
 
-        #expect(reopened.variants(of: "http://a/1").isEmpty)
+        #expect(reopened.variants(of: "http://a/1", partition: "p").isEmpty)
         #expect(entryFiles(directory).isEmpty)
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("notes.txt").path))
         reopened.store(response("http://a/2"))
         try await offThePool { reopened.flush() }
-        #expect(try await offThePool { try DiskCacheStore(directory: directory, limit: 1 << 20) }.variants(of: "http://a/2").count == 1)
+        #expect(try await offThePool { try DiskCacheStore(directory: directory, limit: 1 << 20) }.variants(of: "http://a/2", partition: "p").count == 1)
     }
 
     @Test("Eviction from a disk store deletes the evicted files")
@@ -133,7 +135,7 @@ struct CacheStoreTests {
 
         #expect(entryFiles(directory).count == store.totalSize / response("http://a/1").size)
         #expect(store.totalSize <= 1_500)
-        #expect(store.variants(of: "http://a/4").count == 1)
+        #expect(store.variants(of: "http://a/4", partition: "p").count == 1)
     }
 
     @Test("Two caches of one process on one directory share a store: what one transport stores, the other serves")

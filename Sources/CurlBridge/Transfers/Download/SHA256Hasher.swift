@@ -40,10 +40,15 @@ final class SHA256Hasher {
 
     /// The digest of every byte added, in lowercase hex. Call it once: the hasher is spent after.
     func finalize() -> String {
+        finalizeBytes().map(\.twoHexDigits).joined()
+    }
+
+    /// The digest of every byte added: 32 bytes. Call it once: the hasher is spent after.
+    func finalizeBytes() -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
         _ = library.finalize(context, &digest, &length)
-        return digest.prefix(Int(length)).map(\.twoHexDigits).joined()
+        return Array(digest.prefix(Int(length)))
     }
 }
 

@@ -1,6 +1,6 @@
 /// The report of a run: per suite file, how many applicable tests of each kind passed, how many
 /// could not be set up or lost a dependency, and how many were not applicable; then every MUST
-/// test that did not pass, with why.
+/// test that did not pass, with why, and the SHOULD and check tests that did not.
 struct CacheConformanceReport {
     let results: [CacheTestResult]
 
@@ -32,6 +32,11 @@ struct CacheConformanceReport {
         lines.append(contentsOf: Self.section("MUST tests whose dependency did not pass", must.compactMap { result in
             guard case .dependencyFailed(let dependency) = result.verdict else { return nil }
             return "\(result.test.id): depends on \(dependency)"
+        }))
+        lines.append(contentsOf: Self.section("SHOULD and check tests that did not pass", results.compactMap { result in
+            guard result.test.kind != .required, result.verdict != .passed else { return nil }
+            if case .notApplicable = result.verdict { return nil }
+            return "\(result.test.id) (\(result.test.kind == .optimal ? "SHOULD" : "check")): \(result.verdict)"
         }))
         var notApplicable: [String: Int] = [:]
         for result in results {
