@@ -52,7 +52,7 @@ public struct Configuration: Sendable {
     /// `Authorization` header (default headers included) or user info in the URL; `false` by
     /// default, so a secret never travels readable by accident: such a request fails with
     /// ``RequestError/Code/credentialsOverPlainHTTP`` before anything is sent. This machine's
-    /// loopback (`localhost`, `127.0.0.0/8`, `::1`) is exempt when reached directly, not through
+    /// loopback (exactly `localhost`, `127.0.0.0/8`, `::1`) is exempt when reached directly, not through
     /// an HTTP proxy or a Unix socket. One request can opt in with
     /// ``Request/allowingCredentialsOverPlainHTTP(_:)``.
     public var allowsCredentialsOverPlainHTTP: Bool

@@ -30,7 +30,7 @@ extension Request {
 
     /// This request allowed (or not) to carry credentials — a ``Credential``, an `Authorization`
     /// header or user info in the URL — over plain `http://` to any host, where by default only
-    /// this machine's loopback (`localhost`, `127.0.0.0/8`, `::1`, reached without a proxy) gets
+    /// this machine's loopback (exactly `localhost`, `127.0.0.0/8`, `::1`, reached without a proxy) gets
     /// them and any other host fails with ``RequestError/Code/credentialsOverPlainHTTP``.
     ///
     /// ```swift
