@@ -16,9 +16,19 @@ import HTTPTypes
 /// after a login or a logout, and a pinned request never get it.
 struct CachePartitioner: Sendable {
     let keyedHash: KeyedHash
-    let trust: CacheTrust
+    /// The keyed hashes of the transport's trust (``CacheTrust``) for `http` and `https` URLs,
+    /// computed once: they are the same for every request.
+    private let plainTrust: [UInt8]
+    private let secureTrust: [UInt8]
     /// The transport's cookie jar, when its requests use one.
     let cookies: CookieJar?
+
+    init(keyedHash: KeyedHash, trust: CacheTrust, cookies: CookieJar?) {
+        self.keyedHash = keyedHash
+        self.cookies = cookies
+        plainTrust = keyedHash.digest { hash in trust.plain.forEach { hash.add($0) } }
+        secureTrust = keyedHash.digest { hash in trust.secure.forEach { hash.add($0) } }
+    }
 
     /// The cache's view of `prepared`.
     func request(for prepared: PreparedRequest) -> CacheRequest {
@@ -43,12 +53,13 @@ struct CachePartitioner: Sendable {
         if let jarCookies = jarCookies(prepared, url: url) {
             credentials += ["jar"] + jarCookies
             if !jarCookies.isEmpty { added["cookie"] = jarCookies.joined(separator: "; ") }
-            let trust = trust.fields(forURL: url) + (prepared.pinning.map { ["request pins"] + CacheTrust.fields($0) } ?? [])
+            let trust = url.hasASCIIPrefixIgnoringCase("https:") ? secureTrust : plainTrust
             partition = keyedHash.hex { hash in
                 hash.add("partition")
                 for field in credentials { hash.add(field) }
                 hash.add("trust")
-                for field in trust { hash.add(field) }
+                hash.add(trust)
+                for field in prepared.pinning.map(CacheTrust.fields) ?? [] { hash.add(field) }
             }
         }
         return CacheRequest(

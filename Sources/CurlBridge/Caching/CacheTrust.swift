@@ -25,11 +25,6 @@ struct CacheTrust: Sendable {
         secure = route + Self.fields(configuration.tls)
     }
 
-    /// The fields of the request's URL scheme.
-    func fields(forURL url: String) -> [String] {
-        url.hasASCIIPrefixIgnoringCase("https:") ? secure : plain
-    }
-
     private static func fields(_ proxy: ProxyServer?) -> [String] {
         guard let proxy else { return ["none"] }
         return [

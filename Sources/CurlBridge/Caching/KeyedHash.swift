@@ -42,8 +42,9 @@ struct KeyedHash: Sendable {
         }
 
         /// Adds the UTF-8 bytes of `text`, after their length.
-        func add(_ text: some StringProtocol) {
-            add(Array(text.utf8))
+        func add(_ text: String) {
+            var text = text
+            text.withUTF8 { add($0) }
         }
     }
 
