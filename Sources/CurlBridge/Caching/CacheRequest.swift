@@ -20,10 +20,13 @@ struct CacheRequest: Sendable {
     var addedFields: [String: String]
     /// The cache's key, for the variant's values.
     var keyedHash: KeyedHash
+    /// What the partition is a keyed hash of, to compare it with what curl sent.
+    var identity: CacheIdentity
 
     init(
         method: HTTPRequest.Method, url: String, headerFields: HTTPFields, policy: CachePolicy, partition: String? = "",
-        isCredentialed: Bool? = nil, addedFields: [String: String] = [:], keyedHash: KeyedHash = KeyedHash(key: [])
+        isCredentialed: Bool? = nil, addedFields: [String: String] = [:], keyedHash: KeyedHash = KeyedHash(key: []),
+        identity: CacheIdentity = CacheIdentity()
     ) {
         self.method = method
         self.url = Self.key(url).url
@@ -33,6 +36,7 @@ struct CacheRequest: Sendable {
         self.isCredentialed = isCredentialed ?? (headerFields[.authorization] != nil)
         self.addedFields = addedFields
         self.keyedHash = keyedHash
+        self.identity = identity
     }
 
     /// `url` without its fragment, split from its user info (`user:password`, without the `@`).
@@ -57,8 +61,9 @@ struct CacheRequest: Sendable {
         return control
     }
 
-    /// Whether the caller asked for a range or made the request conditional on a state the cache
-    /// cannot judge: the cache then keeps out of it (it stores no partial content).
+    /// Whether the caller asked for a range, made the request conditional on a state the cache
+    /// cannot judge, or named another host than its URL's (`Host`: another resource, and the host
+    /// curl matches cookies by): the cache then keeps out of it.
     var isPartialOrPrecondition: Bool {
         Self.bypassingNames.contains { headerFields[$0] != nil }
     }
@@ -70,22 +75,21 @@ struct CacheRequest: Sendable {
     }
 
     /// The request's values of the fields `names` (lowercased, as `Vary` lists them), as a stored
-    /// variant keeps them: each a keyed hash of the value curl sends — the request's lines of that
-    /// name joined by commas, with what curl adds itself — so that no value is kept as it is. A
-    /// name the request does not send is absent.
+    /// variant keeps them: each a keyed hash of the value curl sends — what curl adds itself when
+    /// it does (``addedFields``), else the request's lines of that name joined by commas — so that
+    /// no value is kept as it is. A name the request does not send is absent.
     func variant(of names: [String]) -> [String: String] {
         var values: [String: String] = [:]
         for name in names where name != "*" {
             guard let field = HTTPField.Name(name) else { continue }
             let lines = headerFields[values: field]
-            let added = addedFields[name]
-            guard !lines.isEmpty || added != nil else { continue }
-            let sent = Self.normalised(lines.joined(separator: ","))
+            guard let sent = addedFields[name] ?? (lines.isEmpty ? nil : Self.normalised(lines.joined(separator: ","))) else {
+                continue
+            }
             values[name] = keyedHash.hex { fields in
                 fields.add("vary")
                 fields.add(name)
                 fields.add(sent)
-                fields.add(added ?? "")
             }
         }
         return values
@@ -117,6 +121,6 @@ struct CacheRequest: Sendable {
     }
 
     private static let bypassingNames: [HTTPField.Name] = [
-        .range, .ifMatch, .ifUnmodifiedSince, HTTPField.Name("If-Range")!,
+        .range, .ifMatch, .ifUnmodifiedSince, HTTPField.Name("If-Range")!, HTTPField.Name("Host")!,
     ]
 }

@@ -7,8 +7,9 @@ protocol CacheStore: AnyObject, Sendable {
     func variants(of url: String, partition: String) -> [StoredResponse]
     /// Stores `response`, replacing the variant of its URL and partition with the same
     /// ``StoredResponse/variant``, and evicts the least recently used responses while the total
-    /// is above the limit.
-    func store(_ response: StoredResponse)
+    /// is above the limit. A response not `persistent` lives in memory only, for the life of the
+    /// store, even in a disk store.
+    func store(_ response: StoredResponse, persistent: Bool)
     /// Removes every variant of `url`, in every partition.
     func remove(url: String)
     /// Removes everything.

@@ -8,8 +8,8 @@ import Foundation
 /// A stored response answers only a request under exactly the same trust, so that one fetched
 /// with verification off, another CA set or without a pin never answers a request that demands
 /// more. (Two transports that differ in any of these share no stored responses: the price of a
-/// rule that cannot be got wrong.) Secrets among them — a proxy's password, a client key — are
-/// only ever hashed with the cache's key.
+/// rule that cannot be got wrong.) No secret is among them: a proxy is its address and user, a
+/// client identity its certificate (with PKCS#12, the archive, which holds the key encrypted).
 struct CacheTrust: Sendable {
     /// The fields for `http` URLs.
     let plain: [String]
@@ -27,10 +27,8 @@ struct CacheTrust: Sendable {
 
     private static func fields(_ proxy: ProxyServer?) -> [String] {
         guard let proxy else { return ["none"] }
-        return [
-            proxy.kind.scheme, proxy.host, String(proxy.port), proxy.credentials?.user ?? "-", proxy.credentials?.password ?? "-",
-            proxy.trustedCertificates?.pem ?? "-",
-        ]
+        // Who the proxy serves, not the password it is proved with: no secret is needed here.
+        return [proxy.kind.scheme, proxy.host, String(proxy.port), proxy.credentials?.user ?? "-", proxy.trustedCertificates?.pem ?? "-"]
     }
 
     private static func fields(_ tls: TLSConfiguration) -> [String] {
@@ -48,10 +46,8 @@ struct CacheTrust: Sendable {
 
     private static func fields(_ identity: ClientIdentity?) -> [String] {
         guard let identity else { return ["no client identity"] }
-        return [
-            identity.format.rawValue, identity.certificate.base64EncodedString(),
-            identity.privateKey?.base64EncodedString() ?? "-", identity.passphrase ?? "-",
-        ]
+        // The certificate says who the client is; its key and passphrase are secrets that add nothing.
+        return [identity.format.rawValue, identity.certificate.base64EncodedString()]
     }
 
     /// The fields of one pinning (a transport's or a request's own).

@@ -45,9 +45,10 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
                 inner.begin(prepared, id: id, receiver: receiver)
             }
         case .forward:
-            forward(prepared, as: exchange(id, request, prepared, .storing, receiver, now))
+            let reporting = prepared.adding([], reportingSentCookies: partitioner.addsJarCookies(to: prepared))
+            forward(reporting, as: exchange(id, request, reporting, .storing, receiver, now))
         case .validate(let stored, let conditions):
-            let conditional = prepared.adding(conditions)
+            let conditional = prepared.adding(conditions, reportingSentCookies: partitioner.addsJarCookies(to: prepared))
             forward(conditional, as: exchange(id, request, conditional, .validating(stored), receiver, now))
         case .serve(let stored, let status):
             let served = exchange(id, request, prepared, .serving, receiver, now)
@@ -139,9 +140,12 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
             return
         }
         let responseTime = exchange.responseTime ?? cache.now()
+        let isOwnPartition = sentCookiesMatch(exchange, end)
         if exchange.isNotModified, case .validating(let stored) = exchange.role {
             let updated = CacheAdmission.updated(stored, by: response.headerFields, requestTime: exchange.requestTime, responseTime: responseTime)
-            cache.store.store(updated)
+            // Sent with other cookies than it was looked up with: the 304 answers this request
+            // (it holds what its guessed partition holds), but updates nobody's entry.
+            if isOwnPartition { cache.store.store(updated, persistent: !exchange.request.identity.carriesPassword) }
             var metrics = response.metrics
             metrics.cacheStatus = .revalidated
             // The caller sees the cookies the 304 set (curl's jar took them), which are not stored.
@@ -158,13 +162,15 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
         switch exchange.role {
         case .storing, .validating:
             response.metrics.cacheStatus = .miss
-            if let body = exchange.recorded, let partition = exchange.request.partition,
+            if let body = exchange.recorded, let partition = exchange.request.partition, isOwnPartition,
                CacheAdmission.mayStore(exchange.request, status: status, fields: response.headerFields) {
                 let fields = CacheAdmission.storable(response.headerFields)
-                cache.store.store(StoredResponse(
-                    url: exchange.request.url, partition: partition, status: response.status, headerFields: fields,
-                    httpVersion: response.httpVersion, body: body, requestTime: exchange.requestTime, responseTime: responseTime,
-                    variant: exchange.request.variant(of: StoredResponse.varyNames(fields))))
+                cache.store.store(
+                    StoredResponse(
+                        url: exchange.request.url, partition: partition, status: response.status, headerFields: fields,
+                        httpVersion: response.httpVersion, body: body, requestTime: exchange.requestTime, responseTime: responseTime,
+                        variant: exchange.request.variant(of: StoredResponse.varyNames(fields))),
+                    persistent: !exchange.request.identity.carriesPassword)
             }
         case .invalidating, .serving:
             break
@@ -172,6 +178,14 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
         var passed = end
         passed.result = .success(response)
         exchange.downstream.transferEnded(passed)
+    }
+
+    /// Whether the cookies curl sent (when the transfer reports them) make the partition the
+    /// request was looked up with: only then is its response anyone's to store.
+    private func sentCookiesMatch(_ exchange: CacheExchange, _ end: TransferEnd) -> Bool {
+        guard exchange.prepared.reportsSentCookies else { return true }
+        guard let lines = end.sentCookieLines else { return false }
+        return partitioner.partition(of: exchange.request, sentCookieLines: lines) == exchange.request.partition
     }
 
     func stop(_ id: UInt64) -> TransferProgress? {
@@ -232,13 +246,16 @@ extension TransferMetrics {
 }
 
 extension PreparedRequest {
-    /// This request with `fields` added to its header lines (a revalidation's conditions).
-    func adding(_ fields: [HTTPField]) -> PreparedRequest {
-        PreparedRequest(
+    /// This request with `fields` added to its header lines (a revalidation's conditions), and
+    /// reporting the cookies curl sent when `reportingSentCookies`.
+    func adding(_ fields: [HTTPField], reportingSentCookies: Bool) -> PreparedRequest {
+        guard !fields.isEmpty || reportingSentCookies != reportsSentCookies else { return self }
+        return PreparedRequest(
             method: method, url: url, headerLines: headerLines + fields.map(Request.curlHeaderLine), body: body,
             connectTimeoutMilliseconds: connectTimeoutMilliseconds, idleTimeoutNanoseconds: idleTimeoutNanoseconds,
             totalTimeoutMilliseconds: totalTimeoutMilliseconds, maximumBodySize: maximumBodySize,
             maximumHeaderSize: maximumHeaderSize, isIdempotent: isIdempotent, accept: accept, usesCookieJar: usesCookieJar,
-            authentication: authentication, trace: trace, pinning: pinning, cachePolicy: cachePolicy)
+            authentication: authentication, trace: trace, pinning: pinning, cachePolicy: cachePolicy,
+            reportsSentCookies: reportingSentCookies)
     }
 }

@@ -14,6 +14,9 @@ import Glibc
 /// deleted, never served; and an entry is served only for the URL, partition and variant it was
 /// stored for.
 ///
+/// A response to a request with a password (``CacheIdentity/carriesPassword``) is kept in
+/// memory only: its partition is a keyed hash of the password, and the key lies in the directory.
+///
 /// Crash-safe: a response is written to a temporary file, flushed with `fsync` and renamed over
 /// its entry, on the store's own queue, off every transport's loop; until then it is served from
 /// memory. Opening reads each entry's metadata to rebuild the index; a directory whose marker
@@ -21,14 +24,18 @@ import Glibc
 ///
 /// Two ``HTTPCache``s in one process on one directory share one store (``shared(directory:limit:)``).
 final class DiskCacheStore: CacheStore {
-    /// An entry's state: on disk, or waiting for its write.
+    /// An entry's state: on disk, waiting for its write, or kept in memory only.
     enum Slot {
         case file(String)
         case pending(String, StoredResponse)
+        /// A response that must not reach the disk (``CacheIdentity/carriesPassword``): no file.
+        case memoryOnly(StoredResponse)
 
-        var fileName: String {
+        /// The entry's file, if it has or will have one.
+        var fileName: String? {
             switch self {
             case .file(let name), .pending(let name, _): name
+            case .memoryOnly: nil
             }
         }
     }
@@ -125,7 +132,7 @@ final class DiskCacheStore: CacheStore {
             }
             return index.evict(toFit: limit)  // a smaller limit than the last run's
         }
-        for slot in evicted { directory.remove(slot.fileName) }
+        for file in evicted.compactMap(\.fileName) { directory.remove(file) }
     }
 
     // MARK: CacheStore
@@ -134,7 +141,7 @@ final class DiskCacheStore: CacheStore {
         let entries = index.withLock { $0.use(url, partition: partition) }
         return entries.compactMap { entry in
             switch entry.slot {
-            case .pending(_, let response): return response
+            case .pending(_, let response), .memoryOnly(let response): return response
             case .file(let name):
                 if let data = directory.read(name), let response = CacheEntryFile.decode(data, keyedHash: keyedHash),
                    response.url == url, response.partition == partition, response.variant == entry.variant {
@@ -148,30 +155,36 @@ final class DiskCacheStore: CacheStore {
         }
     }
 
-    func store(_ response: StoredResponse) {
+    func store(_ response: StoredResponse, persistent: Bool) {
         let name = CacheEntryFile.name(url: response.url, partition: response.partition, variant: response.variant, keyedHash: keyedHash)
-        let evicted = index.withLock { index in
-            _ = index.insert(
-                .pending(name, response), url: response.url, partition: response.partition, variant: response.variant, size: response.size)
-            return index.evict(toFit: limit)
+        let (replaced, evicted) = index.withLock { index in
+            let replaced = index.insert(
+                persistent ? .pending(name, response) : .memoryOnly(response), url: response.url, partition: response.partition,
+                variant: response.variant, size: response.size)
+            return (replaced, index.evict(toFit: limit))
+        }
+        guard persistent else {
+            // A file of the variant it replaces must not outlive it.
+            let stale = ([replaced].compactMap { $0 } + evicted).compactMap(\.fileName)
+            if !stale.isEmpty { writes.async { [self] in stale.forEach(directory.remove) } }
+            return
         }
         writes.async { [self] in
-            for slot in evicted where slot.fileName != name { directory.remove(slot.fileName) }
+            for file in evicted.compactMap(\.fileName) where file != name { directory.remove(file) }
             let written = write(response, to: name)
             index.withLock { index in
                 // Only if this very response is still the entry (not replaced or removed meanwhile).
-                guard let slot = index.remove(response.url, where: {
+                guard index.remove(response.url, where: {
                     if case .pending(name, let pending) = $0 { return pending == response }
                     return false
-                }) else {
+                }) != nil else {
                     // Evicted or removed while it was written: its file must not outlive it.
                     if written { directory.remove(name) }
                     return
                 }
                 if written {
                     _ = index.insert(
-                        .file(slot.fileName), url: response.url, partition: response.partition, variant: response.variant,
-                        size: response.size)
+                        .file(name), url: response.url, partition: response.partition, variant: response.variant, size: response.size)
                 }
             }
         }
@@ -205,14 +218,14 @@ final class DiskCacheStore: CacheStore {
     func remove(url: String) {
         let slots = index.withLock { $0.remove(url) }
         writes.async { [self] in
-            for slot in slots { directory.remove(slot.fileName) }
+            for file in slots.compactMap(\.fileName) { directory.remove(file) }
         }
     }
 
     func removeAll() {
         let slots = index.withLock { $0.removeAll() }
         writes.async { [self] in
-            for slot in slots { directory.remove(slot.fileName) }
+            for file in slots.compactMap(\.fileName) { directory.remove(file) }
         }
     }
 

@@ -13,7 +13,7 @@ final class MemoryCacheStore: CacheStore {
         index.withLock { $0.use(url, partition: partition).map(\.slot) }
     }
 
-    func store(_ response: StoredResponse) {
+    func store(_ response: StoredResponse, persistent: Bool) {
         index.withLock { index in
             _ = index.insert(response, url: response.url, partition: response.partition, variant: response.variant, size: response.size)
             _ = index.evict(toFit: limit)

@@ -85,19 +85,3 @@ final class CurlTraceLog {
         }
     }
 }
-
-extension CurlEasyHandle {
-    /// Turns curl's verbose mode on (`CURLOPT_VERBOSE`) with its output going to `log`
-    /// (`CURLOPT_DEBUGFUNCTION`), which the handle keeps alive as long as itself.
-    func enableTrace(_ log: CurlTraceLog) throws(RequestError) {
-        traceLog = log
-        try check(ccurl_easy_setopt_debug_function(raw) { _, type, data, size, context in
-            guard let context, let data else { return 0 }
-            Unmanaged<CurlTraceLog>.fromOpaque(context).takeUnretainedValue()
-                .record(type, UnsafeRawBufferPointer(start: data, count: size))
-            return 0
-        }, CURLOPT_DEBUGFUNCTION)
-        try set(CURLOPT_DEBUGDATA, pointer: Unmanaged.passUnretained(log).toOpaque())
-        try set(CURLOPT_VERBOSE, 1)
-    }
-}

@@ -40,6 +40,9 @@ final class PreparedRequest: Sendable {
     let pinning: Pinning?
     /// How it uses the transport's cache.
     let cachePolicy: CachePolicy
+    /// Whether its transfer reports the `Cookie` lines curl sent (``TransferEnd/sentCookieLines``):
+    /// asked by a cache that may store the response, which must know whose it is.
+    let reportsSentCookies: Bool
 
     /// Creates a prepared request from its parts (``Request/prepared(with:)`` checks them).
     init(
@@ -58,7 +61,8 @@ final class PreparedRequest: Sendable {
         authentication: CurlAuthentication?,
         trace: CurlTrace?,
         pinning: Pinning? = nil,
-        cachePolicy: CachePolicy = .useProtocolCachePolicy
+        cachePolicy: CachePolicy = .useProtocolCachePolicy,
+        reportsSentCookies: Bool = false
     ) {
         self.method = method
         self.url = url
@@ -76,6 +80,7 @@ final class PreparedRequest: Sendable {
         self.trace = trace
         self.pinning = pinning
         self.cachePolicy = cachePolicy
+        self.reportsSentCookies = reportsSentCookies
     }
 
     /// Whether the body is a multipart form.

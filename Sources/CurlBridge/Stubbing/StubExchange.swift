@@ -80,7 +80,18 @@ final class StubExchange {
 
     /// The exchange's end with `result`, its failure attributed to the request.
     private func end(_ result: Result<Response, RequestError>) -> TransferEnd {
-        TransferEnd(result: result.mapError { $0.attributed(to: request.method, url: request.url) }, finalProgress: finalProgress())
+        var end = TransferEnd(result: result.mapError { $0.attributed(to: request.method, url: request.url) }, finalProgress: finalProgress())
+        if request.reportsSentCookies {
+            // curl's jar adds nothing to a stub's request: its cookies are its own `Cookie` lines.
+            end.sentCookieLines = request.headerLines.filter { $0.isCurlHeaderLine(named: "cookie") }.map(Self.value)
+        }
+        return end
+    }
+
+    /// The value of a curl header line (`Name: value`, or `Name;` for an empty one).
+    private static func value(_ line: String) -> String {
+        guard let separator = line.firstIndex(where: { $0 == ":" || $0 == ";" }) else { return "" }
+        return line[line.index(after: separator)...].trimmingCharacters(in: .whitespaces)
     }
 
     /// The body the response has: none for `HEAD`.

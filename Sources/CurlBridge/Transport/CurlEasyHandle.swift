@@ -28,8 +28,8 @@ final class CurlEasyHandle {
     /// Blobs curl reads without a copy of its own (TLS certificates and keys), released after the handle.
     private var retainedBlobs: [CurlBlob] = []
     /// Where curl's verbose output goes (`CURLOPT_DEBUGDATA`), released after the handle; `nil`
-    /// unless the request's logger is at `trace` level (see ``enableTrace(_:)``).
-    var traceLog: CurlTraceLog?
+    /// unless the request is traced or reports the cookies sent (see ``enableDebug(_:)``).
+    var debugRecorder: CurlDebugRecorder?
     /// Whether the handle is attached to a cookie share (`CURLOPT_SHARE`), which `curl_easy_reset`
     /// does not undo.
     var isSharing = false
@@ -81,7 +81,7 @@ final class CurlEasyHandle {
         curl_slist_free_all(proxyHeaderList)
         proxyHeaderList = nil
         retainedBlobs.removeAll(keepingCapacity: true)
-        traceLog = nil
+        debugRecorder = nil
         errorBuffer.initialize(to: 0)
         ccurl_easy_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer)
     }

@@ -91,7 +91,10 @@ final class CurlTransfer {
         try options.applyCookiesAndProxy(to: easy, request: request)
         try configureRequest()
         try installCallbacks()
-        if let trace = request.trace { try easy.enableTrace(CurlTraceLog(trace, requestID: id)) }
+        if request.trace != nil || request.reportsSentCookies {
+            try easy.enableDebug(CurlDebugRecorder(
+                traceLog: request.trace.map { CurlTraceLog($0, requestID: id) }, recordsCookies: request.reportsSentCookies))
+        }
     }
 
     deinit {
@@ -387,7 +390,8 @@ final class CurlTransfer {
         if result == CURLE_OK, let head = challenge.release() { _ = deliver(head) }  // a final 401 without a body
         return TransferEnd(
             result: outcome(of: result), finalProgress: finalProgress(),
-            failedOnClosingSession: failure == nil && failedOnClosingSession(result))
+            failedOnClosingSession: failure == nil && failedOnClosingSession(result),
+            sentCookieLines: easy.debugRecorder?.sentCookieLines)
     }
 
     /// The transfer's end when it is ended from outside with `error` (an idle timeout, a failure

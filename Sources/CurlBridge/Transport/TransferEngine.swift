@@ -46,6 +46,9 @@ struct TransferEnd {
     /// Whether curl failed it only because its HTTP/2 session was closing, before any byte of a
     /// response and with no failure of ours: ``ResendRule`` may send it again.
     var failedOnClosingSession = false
+    /// The values of the `Cookie` lines of the last request head curl sent, when the request
+    /// asked (``PreparedRequest/reportsSentCookies``) and curl sent one; `nil` otherwise.
+    var sentCookieLines: [String]?
 }
 
 /// Where an engine reports one transfer — curl's callbacks or a stub's answer — on the loop.

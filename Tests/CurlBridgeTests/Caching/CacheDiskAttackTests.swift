@@ -27,8 +27,8 @@ struct CacheDiskAttackTests {
         let directory = temporaryCacheDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try await offThePool { try DiskCacheStore(directory: directory, limit: 1 << 20) }
-        store.store(response("https://evil.example/x", body: "attacker's"))
-        store.store(response("https://bank.example/api", body: "the bank's"))
+        store.store(response("https://evil.example/x", body: "attacker's"), persistent: true)
+        store.store(response("https://bank.example/api", body: "the bank's"), persistent: true)
         try await offThePool { store.flush() }
 
         try Data(contentsOf: file(store, "https://evil.example/x")).write(to: file(store, "https://bank.example/api"))
@@ -44,7 +44,7 @@ struct CacheDiskAttackTests {
         let directory = temporaryCacheDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try await offThePool { try DiskCacheStore(directory: directory, limit: 1 << 20) }
-        store.store(response("https://bank.example/api", body: "the bank's"))
+        store.store(response("https://bank.example/api", body: "the bank's"), persistent: true)
         try await offThePool { store.flush() }
 
         let forged = try CacheEntryFile.encode(response("https://bank.example/api", body: "forged"), keyedHash: KeyedHash.random())
@@ -123,7 +123,7 @@ struct CacheDiskAttackTests {
 
         let reopened = try await offThePool { try DiskCacheStore(directory: directory, limit: 1 << 20) }
         #expect(reopened.variants(of: url, partition: "p").isEmpty)
-        reopened.store(response(url, body: "fresh"))
+        reopened.store(response(url, body: "fresh"), persistent: true)
         try await offThePool { reopened.flush() }
         #expect(try Data(contentsOf: victim) == planted, "the link's target is untouched")
     }

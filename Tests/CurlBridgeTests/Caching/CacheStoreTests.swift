@@ -36,11 +36,11 @@ struct CacheStoreTests {
     @Test("The memory store evicts the least recently used first, by bytes")
     func memoryEviction() {
         let store = MemoryCacheStore(limit: 1_500)
-        store.store(response("http://a/1"))
-        store.store(response("http://a/2"))
+        store.store(response("http://a/1"), persistent: true)
+        store.store(response("http://a/2"), persistent: true)
         _ = store.variants(of: "http://a/1", partition: "p")  // used: /2 is now the oldest
-        store.store(response("http://a/3"))
-        store.store(response("http://a/4"))
+        store.store(response("http://a/3"), persistent: true)
+        store.store(response("http://a/4"), persistent: true)
 
         #expect(store.variants(of: "http://a/1", partition: "p").count == 1)
         #expect(store.variants(of: "http://a/2", partition: "p").isEmpty)
@@ -50,9 +50,9 @@ struct CacheStoreTests {
     @Test("Variants of one URL are kept apart and replace only themselves")
     func variantsAreKeptApart() {
         let store = MemoryCacheStore(limit: 1 << 20)
-        store.store(response("http://a/v", variant: ["accept-language": "en"]))
-        store.store(response("http://a/v", variant: ["accept-language": "fr"]))
-        store.store(response("http://a/v", body: 10, variant: ["accept-language": "en"]))
+        store.store(response("http://a/v", variant: ["accept-language": "en"]), persistent: true)
+        store.store(response("http://a/v", variant: ["accept-language": "fr"]), persistent: true)
+        store.store(response("http://a/v", body: 10, variant: ["accept-language": "en"]), persistent: true)
 
         let variants = store.variants(of: "http://a/v", partition: "p")
         #expect(variants.count == 2)
@@ -64,7 +64,7 @@ struct CacheStoreTests {
         let directory = temporaryCacheDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = try await offThePool { try DiskCacheStore(directory: directory, limit: 1 << 20) }
-        first.store(response("http://a/1", variant: ["accept": "x"]))
+        first.store(response("http://a/1", variant: ["accept": "x"]), persistent: true)
         #expect(first.variants(of: "http://a/1", partition: "p").count == 1, "served from memory until written")
         try await offThePool { first.flush() }
 
@@ -82,9 +82,9 @@ struct CacheStoreTests {
         let directory = temporaryCacheDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = try await offThePool { try DiskCacheStore(directory: directory, limit: 1 << 20) }
-        first.store(response("http://a/torn"))
-        first.store(response("http://a/damaged"))
-        first.store(response("http://a/whole"))
+        first.store(response("http://a/torn"), persistent: true)
+        first.store(response("http://a/damaged"), persistent: true)
+        first.store(response("http://a/whole"), persistent: true)
         try await offThePool { first.flush() }
         let torn = directory.appendingPathComponent(CacheEntryFile.name(url: "http://a/torn", partition: "p", variant: [:], keyedHash: first.keyedHash))
         let damaged = directory.appendingPathComponent(CacheEntryFile.name(url: "http://a/damaged", partition: "p", variant: [:], keyedHash: first.keyedHash))
@@ -110,7 +110,7 @@ struct CacheStoreTests {
         let directory = temporaryCacheDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = try await offThePool { try DiskCacheStore(directory: directory, limit: 1 << 20) }
-        first.store(response("http://a/1"))
+        first.store(response("http://a/1"), persistent: true)
         try await offThePool { first.flush() }
         try Data("garbage".utf8).write(to: directory.appendingPathComponent(DiskCacheStore.markerName))
         try Data("mine".utf8).write(to: directory.appendingPathComponent("notes.txt"))
@@ -120,7 +120,7 @@ struct CacheStoreTests {
         #expect(reopened.variants(of: "http://a/1", partition: "p").isEmpty)
         #expect(entryFiles(directory).isEmpty)
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("notes.txt").path))
-        reopened.store(response("http://a/2"))
+        reopened.store(response("http://a/2"), persistent: true)
         try await offThePool { reopened.flush() }
         #expect(try await offThePool { try DiskCacheStore(directory: directory, limit: 1 << 20) }.variants(of: "http://a/2", partition: "p").count == 1)
     }
@@ -130,7 +130,7 @@ struct CacheStoreTests {
         let directory = temporaryCacheDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try await offThePool { try DiskCacheStore(directory: directory, limit: 1_500) }
-        for index in 1...4 { store.store(response("http://a/\(index)")) }
+        for index in 1...4 { store.store(response("http://a/\(index)"), persistent: true) }
         try await offThePool { store.flush() }
 
         #expect(entryFiles(directory).count == store.totalSize / response("http://a/1").size)
