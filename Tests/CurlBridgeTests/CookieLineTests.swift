@@ -25,6 +25,18 @@ import Testing
         }
     }
 
+    /// curl keeps a `Path` as the server wrote it and matches on its sanitised form: the jar
+    /// lists such a cookie and matches it as curl sends it.
+    @Test(arguments: [
+        ("account", "/", "/anything", true), ("\"/a\"", "/a", "/a/b", true), ("/dir/", "/dir", "/dir", true),
+        ("/dir/", "/dir", "/directory", false), ("/", "/", "/x", true), ("\"/a/\"", "/a", "/a", true),
+    ])
+    func pathsAsCurlKeepsAndMatchesThem(written: String, matching: String, requestPath: String, matches: Bool) throws {
+        let cookie = try #require(Cookie(netscapeLine: "example.com\tFALSE\t\(written)\tFALSE\t0\ta\tb"))
+        #expect(cookie.path == written && cookie.matchingPath == matching)
+        #expect(cookie.matches(try #require(URLComponents(string: "http://example.com\(requestPath)")), at: Date()) == matches)
+    }
+
     @Test func aLeadingDotMeansSubdomainsToo() throws {
         let parsed = try #require(Cookie(netscapeLine: ".example.com\tTRUE\t/\tFALSE\t0\ta\tb"))
         #expect(parsed.domain == "example.com")
@@ -34,7 +46,7 @@ import Testing
 
     @Test func commentsBlankAndMalformedLinesAreNotCookies() {
         for line in ["# Netscape HTTP Cookie File", "", "example.com\tFALSE\t/\tFALSE\t0",
-                     "example.com\tFALSE\tnot-a-path\tFALSE\t0\ta\tb", "example.com\tFALSE\t/\tFALSE\tsoon\ta\tb"] {
+                     "example.com\tFALSE\t\tFALSE\t0\ta\tb", "example.com\tFALSE\t/\tFALSE\tsoon\ta\tb"] {
             #expect(Cookie(netscapeLine: line) == nil, "\(line.debugDescription)")
         }
         #expect(Cookie(netscapeLine: "example.com\tFALSE\t/\tFALSE\t0\tempty") == Cookie(name: "empty", value: "", domain: "example.com"))

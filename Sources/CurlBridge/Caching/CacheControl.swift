@@ -48,10 +48,12 @@ struct CacheControl: Equatable {
         }
     }
 
-    /// A delta-seconds value (§1.2.2): digits only; one too large for an `Int` is the largest.
+    /// A delta-seconds value (§1.2.2): digits only; one above 2^31 - 1 counts as 2^31 - 1, as
+    /// §1.2.2 allows, so that no age or lifetime computed from it overflows (`Age:
+    /// 9223372036854775807` fits an `Int` but becomes 2^63 as a `Double`, which no `Int` holds).
     static func seconds(_ text: Substring) -> Int? {
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        return Int(text) ?? Int(Int32.max)
+        return min(Int(text) ?? .max, Int(Int32.max))
     }
 
     /// The `name[=value]` pairs of one field line, names lowercased, quotes removed from values.

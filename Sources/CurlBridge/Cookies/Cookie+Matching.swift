@@ -16,7 +16,18 @@ extension Cookie {
             guard secureContext else { return false }
         }
         let requestPath = url.percentEncodedPath.isEmpty ? "/" : url.percentEncodedPath
-        return Self.pathMatches(requestPath, cookiePath: path)
+        return Self.pathMatches(requestPath, cookiePath: matchingPath)
+    }
+
+    /// The path as curl matches it (`sanitize_cookie_path`): without surrounding quotes, `/` when
+    /// it does not start with one, and without a trailing `/` (but for `/` itself).
+    var matchingPath: String {
+        var path = Substring(path)
+        if path.first == "\"" { path = path.dropFirst() }
+        if path.last == "\"" { path = path.dropLast() }
+        guard path.first == "/" else { return "/" }
+        if path.count > 1, path.last == "/" { path = path.dropLast() }
+        return String(path)
     }
 
     /// RFC 6265 §5.1.4: equal, or `cookiePath` is a prefix ending at a `/` boundary.

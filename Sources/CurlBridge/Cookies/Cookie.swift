@@ -71,7 +71,9 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible {
         guard !line.hasPrefix("#") else { return nil }
         var fields = line.split(separator: "\t", omittingEmptySubsequences: false)
         if fields.count == 6 { fields.append("") }  // curl writes an empty value this way too
-        guard fields.count == 7, !fields[0].isEmpty, !fields[5].isEmpty, fields[2].hasPrefix("/"),
+        // Any path: curl keeps and lists a `Path` as the server wrote it (`account`, `"/a"`), and
+        // matches on its sanitised form (``matchingPath``).
+        guard fields.count == 7, !fields[0].isEmpty, !fields[5].isEmpty, !fields[2].isEmpty,
               let seconds = Int64(fields[4]), seconds >= 0
         else { return nil }
         self.init(
