@@ -58,6 +58,12 @@ struct ResponseHeadGuard {
     /// Whether a final head has been read completely.
     var hasFinalHead: Bool { phase == .trailers }
 
+    /// Whether the final head's body ends only when the connection closes (RFC 9112 §6.3): it
+    /// declared neither a length nor a transfer coding, and its status has a body.
+    var bodyEndsAtClose: Bool {
+        hasFinalHead && declaredLength == nil && !hasTransferEncoding && status != 204 && status != 304
+    }
+
     /// Inspects one line, line ending included.
     mutating func inspect(_ line: UnsafeRawBufferPointer) -> Verdict {
         receivedBytes += line.count

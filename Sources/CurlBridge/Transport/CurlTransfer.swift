@@ -54,6 +54,9 @@ final class CurlTransfer {
     /// with its own `Host` header, whose host curl keeps on the handle for matching cookies across
     /// `curl_easy_reset` (CVE-2026-6276, unpatched in libcurl 7.88.1-10+deb12u15).
     let leavesHandleReusable: Bool
+    /// The TLS connection of a body that ends at the close, asked at the end whether the server
+    /// closed it with `close_notify`.
+    private var closeNotifyWatch: TLSCloseNotifyWatch?
     /// Whether receiving is paused, by the body sink or the caller.
     private var isReceivePaused = false
     /// Whether sending is paused, waiting for a body stream's producer.
@@ -250,6 +253,9 @@ final class CurlTransfer {
                 failure = refusal
                 return 0  // curl stops the transfer with CURLE_WRITE_ERROR
             }
+            if headGuard.bodyEndsAtClose, request.method != .head, readHTTPVersion() != .http2 {
+                closeNotifyWatch = TLSCloseNotifyWatch(easy)
+            }
         case .reject(let code, let reason):
             failure = RequestError(code, reason, method: request.method, url: request.url)
             return 0
@@ -439,6 +445,12 @@ final class CurlTransfer {
     /// The outcome of a transfer curl finished with `result`; a response's body is its sink's.
     private func outcome(of result: CURLcode) -> Result<Response, RequestError> {
         if let failure { return .failure(failure) }
+        if result == CURLE_OK, let closeNotifyWatch, !closeNotifyWatch.receivedCloseNotify {
+            return .failure(RequestError(
+                .responseTruncated,
+                "the TLS connection closed without close_notify before the end of a body that ends at the close: it may be cut",
+                method: request.method, url: request.url))
+        }
         guard result == CURLE_OK else {
             let tls = CurlTLSContext(verifyResult: easy.info(long: CURLINFO_SSL_VERIFYRESULT), pinsCertificates: pinsCertificates)
             var error = RequestError(

@@ -72,7 +72,15 @@ extension Fault {
             guard request.indexOnConnection == 1 else { return [.close(.fin)] }
             return [.send(head("Content-Length: 5\r\n") + ascii("first"))]
         case .uncleanTLSClose:
-            return [.send(head("") + body100), .close(.uncleanTLS)]
+            switch request.query["framing"] {
+            case "length":
+                return [.send(head("Content-Length: 100\r\n") + body100), .close(.uncleanTLS)]
+            case "chunked":
+                let chunk = ascii("64\r\n") + body100 + ascii("\r\n0\r\n\r\n")
+                return [.send(head("Transfer-Encoding: chunked\r\n") + chunk), .close(.uncleanTLS)]
+            default:
+                return [.send(head("") + body100), .close(.uncleanTLS)]
+            }
         case .ok:
             return [.send(head("Content-Length: 2\r\n") + ascii("ok"))]
         }

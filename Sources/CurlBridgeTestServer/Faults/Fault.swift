@@ -55,7 +55,8 @@ public enum Fault: String, CaseIterable, Sendable {
     /// Answers the first request of a connection (`200`, `first`, kept alive); reads any later
     /// request on that connection in full and closes without answering.
     case closedWhenReused = "closed-when-reused"
-    /// A 200 with no `Content-Length`, 100 bytes, then FIN without TLS's close_notify.
+    /// A 200 with no `Content-Length`, 100 bytes, then FIN without TLS's close_notify; with
+    /// `framing=length` or `framing=chunked`, the 100 bytes framed whole before that close.
     case uncleanTLSClose = "unclean-tls-close"
     /// A plain `200` with `ok`, kept alive: the target of ``bombInRedirect`` and a control.
     case ok
