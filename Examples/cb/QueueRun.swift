@@ -3,7 +3,9 @@ import Foundation
 
 /// `cb get --queue DIR -o …`: the downloads go through a ``DownloadQueue`` whose journal is in
 /// DIR, so that a `cb` killed at any moment and run again with the same arguments finishes the
-/// batch, fetching again only what was not safely on disk.
+/// batch, fetching again only what was not safely on disk. It enqueues bare `GET`s: `-u` and `-H`
+/// come from the transport's configuration (``TransferOptions/queueConfiguration(for:)``), so
+/// the journal never holds them.
 struct QueueRun: Sendable {
     let stateDirectory: URL
     /// Each URL and where it goes.
@@ -14,20 +16,34 @@ struct QueueRun: Sendable {
 
     func run() async -> ExitStatus {
         let transport = Transport(configuration: configuration)
-        defer { Task { await transport.shutdown() } }
+        let status = await run(on: transport)
+        await transport.shutdown()
+        configuration.cache?.flush()  // its entries are written in the background
+        return status
+    }
+
+    /// Opens the queue, adds the downloads it does not have yet, reports until each is final or
+    /// paused, and closes it.
+    private func run(on transport: Transport) async -> ExitStatus {
         let queue: DownloadQueue
         do throws(RequestError) {
             queue = try DownloadQueue(
                 stateDirectory: stateDirectory, transport: transport, options: .init(maximumConcurrentDownloads: parallel))
-            if queue.recovery.rejoined > 0 {
-                StandardStream.error.write("cb: rejoined \(queue.recovery.rejoined) unfinished download(s) from \(stateDirectory.path)\n")
-            }
-            let known = Set(queue.downloads.map { "\($0.url) \($0.destination.path)" })
+        } catch {
+            StandardStream.error.write("cb: \(error.message)\n")
+            return ExitStatus(error)
+        }
+        if queue.recovery.rejoined > 0 {
+            StandardStream.error.write("cb: rejoined \(queue.recovery.rejoined) unfinished download(s) from \(stateDirectory.path)\n")
+        }
+        let known = Set(queue.downloads.map { "\($0.url) \($0.destination.path)" })
+        do throws(RequestError) {
             for download in downloads where !known.contains("\(download.url) \(download.destination.standardizedFileURL.path)") {
                 try queue.enqueue(.get(download.url), to: download.destination)
             }
         } catch {
             StandardStream.error.write("cb: \(error.message)\n")
+            await queue.close()
             return ExitStatus(error)
         }
         let events = queue.events

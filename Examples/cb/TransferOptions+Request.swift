@@ -11,9 +11,7 @@ extension TransferOptions {
         for header in headers.compactMap(HeaderLine.init) {
             request = request.header(header.name, header.value)
         }
-        if let user, let colon = user.firstIndex(of: ":") {
-            request = request.basicAuth(username: String(user[..<colon]), password: String(user[user.index(after: colon)...]))
-        }
+        if let credential { request = request.credential(credential) }
         request = request.allowingCredentialsOverPlainHTTP(allowsPlainHTTPCredentials)
         if let data {
             request = Self.body(of: request, data, contentType: "application/x-www-form-urlencoded")
@@ -24,6 +22,12 @@ extension TransferOptions {
             request = request.multipart(multipartForm)
         }
         return request.timeout(connect: connectTimeout.map(Duration.seconds), total: maximumTime.map(Duration.seconds))
+    }
+
+    /// `-u user:password` as HTTP Basic credentials.
+    var credential: Credential? {
+        guard let user, let colon = user.firstIndex(of: ":") else { return nil }
+        return .basic(username: String(user[..<colon]), password: String(user[user.index(after: colon)...]))
     }
 
     /// `argument` as the body: the file it names after `@`, or its own UTF-8 bytes.

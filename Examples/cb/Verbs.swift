@@ -13,16 +13,17 @@ extension VerbCommand {
     func run() async throws {
         let job: @Sendable () async -> ExitStatus
         do throws(CommandFailure) {
-            let configuration = try options.configuration(for: urls)
             if let queue = options.queue {
                 guard Self.method == .get else { throw CommandFailure(.usage, "--queue downloads with get only") }
+                let configuration = try options.queueConfiguration(for: urls)
                 let run = QueueRun(
                     stateDirectory: URL(fileURLWithPath: queue, isDirectory: true),
-                    downloads: zip(urls, options.destinations(for: urls).compactMap { $0 }).map { ($0, $1) },
+                    downloads: zip(urls, try options.destinations(for: urls).compactMap { $0 }).map { ($0, $1) },
                     configuration: configuration, parallel: options.parallel, isVerbose: options.verbose)
                 job = { await run.run() }
             } else {
-                let runner = Runner(transfers: options.transfers(Self.method, urls), configuration: configuration, parallel: options.parallel)
+                let configuration = try options.configuration(for: urls)
+                let runner = Runner(transfers: try options.transfers(Self.method, urls), configuration: configuration, parallel: options.parallel)
                 job = { await runner.run() }
             }
         } catch {
