@@ -35,7 +35,7 @@ import HTTPTypes
 /// Events come three ways: ``events`` (an `AsyncSequence`), ``onEvent(queue:_:)`` (callbacks on a
 /// queue), and ``wait(for:)`` / ``waitForAll()`` (blocking).
 ///
-/// Opening a queue, ``enqueue(_:to:)``, and the pause, resume and cancel calls return once the
+/// Opening a queue, ``enqueue(_:to:expectedSHA256:)``, and the pause, resume and cancel calls return once the
 /// journal is flushed to the disk (`fsync`): usually a millisecond, but as long as the disk takes
 /// when it is busy. In a Swift task that must not hold a thread of the cooperative pool that long,
 /// make them from a thread of your own.
@@ -287,7 +287,7 @@ public final class DownloadQueue: Sendable {
     /// which resumes them), the journal is closed, the event streams end and blocked waits return.
     /// A queue opened on the directory right after finds every download where this one left it.
     ///
-    /// Once it is called, ``enqueue(_:to:)`` throws and the other calls do nothing. Calling it
+    /// Once it is called, ``enqueue(_:to:expectedSHA256:)`` throws and the other calls do nothing. Calling it
     /// again waits for the same end. Blocks for as long as the transfers take to stop, usually a
     /// few milliseconds: in a Swift task, `await close()` instead.
     @available(*, noasync, message: "use await close()")
