@@ -88,6 +88,7 @@ struct DownloadQueueTests {
             stateDirectory: scratch.state, transport: Fixture.transport(server), options: .init(checkpointInterval: 65_536)) }
         let id = try await offThePool { try queue.enqueue(.get(url(server, tls: false, 500_000, key: key, "&stall-after=300000")), to: scratch.file("big")) }
         try await waitFor("three checkpoints") { (queue.download(id)?.bytesOnDisk ?? 0) >= 196_608 }
+        try await waitFor("the server's 300,000 bytes, which a test can then count on") { TestServer.bytesServed(key: key) == 300_000 }
         try await offThePool { queue.pause(id) }
         try await waitFor("the pause") { queue.download(id)?.state == .paused }
         let kept = queue.download(id)?.bytesOnDisk ?? 0
@@ -172,7 +173,8 @@ struct DownloadQueueTests {
         let journal = scratch.state.appendingPathComponent("journal")
         let text = try String(contentsOf: journal, encoding: .utf8)
         #expect(text.contains("res-500000-v1"))
-        try text.replacingOccurrences(of: "res-500000-v1", with: "changed").write(to: journal, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "res-500000-v1", with: "changed").replacingOccurrences(of: "&stall-after=300000", with: "")
+            .write(to: journal, atomically: true, encoding: .utf8)
 
         let done = try await resumeInAReopenedQueue(scratch, server, id: id, expectingKept: nil)
 

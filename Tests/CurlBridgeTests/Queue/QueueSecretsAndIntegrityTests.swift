@@ -37,17 +37,19 @@ import Testing
         try await onWorkerThread { Result { () throws(RequestError) in try queue.wait(for: id) } }.get()
     }
 
-    /// Enqueues `url` (stalled by the server after 300,000 bytes), waits for three checkpoints and
-    /// closes the queue: the download waits in the journal for the next queue.
+    /// Enqueues `url` (stalled by the server after 300,000 bytes, all of which it has sent), waits
+    /// for three checkpoints and closes the queue: the download waits in the journal for the next
+    /// queue. Returns its id and the bytes the journal says are on disk.
     private func stoppedDownload(
-        _ scratch: Scratch, _ transport: Transport, _ url: String, _ options: DownloadQueue.Options = .init(checkpointInterval: 65_536),
-        expectedSHA256: String? = nil
-    ) async throws -> UInt64 {
+        _ scratch: Scratch, _ transport: Transport, _ url: String, key: String,
+        _ options: DownloadQueue.Options = .init(checkpointInterval: 65_536), expectedSHA256: String? = nil
+    ) async throws -> (UInt64, kept: Int64) {
         let queue = try await open(scratch, transport, options)
         let id = try await offThePool { try queue.enqueue(.get(url), to: scratch.file("big"), expectedSHA256: expectedSHA256) }
         try await waitFor("three checkpoints") { (queue.download(id)?.bytesOnDisk ?? 0) >= 196_608 }
+        try await waitFor("the server's 300,000 bytes") { TestServer.bytesServed(key: key) == 300_000 }
         await queue.close()
-        return id
+        return (id, queue.download(id)?.bytesOnDisk ?? 0)
     }
 
     @Test func userInfoNeverReachesTheJournalWhileTheQueryIsKeptAsDocumented() async throws {
@@ -71,8 +73,8 @@ import Testing
         defer { scratch.remove() }
         let server = try await Fixture.server()
         let key = UUID().uuidString
-        let id = try await stoppedDownload(
-            scratch, Fixture.transport(server), secretURL(server, 500_000, key: key, "&stall-after=300000"),
+        let (id, kept) = try await stoppedDownload(
+            scratch, Fixture.transport(server), secretURL(server, 500_000, key: key, "&stall-after=300000"), key: key,
             .init(checkpointInterval: 65_536, journalsQuery: false))
         let stopped = try journal(scratch)
         #expect(count("hunter2", in: stopped) == 0 && count("tok-S3CRET", in: stopped) == 0 && count("access_token", in: stopped) == 0)
@@ -90,7 +92,7 @@ import Testing
 
         #expect(done.state == .finished, "\(String(describing: done.error))")
         expectSameBytes(try? Data(contentsOf: scratch.file("big")), resourceBytes(count: 500_000))
-        #expect(TestServer.bytesServed(key: key) == 500_000, "resumed from its checkpoint: the rest once")
+        #expect(TestServer.bytesServed(key: key) == 300_000 + 500_000 - Int(kept), "resumed from its checkpoint: the rest once")
         let askedFor = asked.withLock { $0 }
         #expect(askedFor == [server.httpURL.absoluteString + "resource/500000"], "the journaled URL: no user info, no query")
         let text = try journal(scratch)
@@ -102,8 +104,8 @@ import Testing
         defer { scratch.remove() }
         let server = try await Fixture.server()
         let key = UUID().uuidString
-        let id = try await stoppedDownload(
-            scratch, Fixture.transport(server), secretURL(server, 500_000, key: key, "&stall-after=300000"),
+        let (id, _) = try await stoppedDownload(
+            scratch, Fixture.transport(server), secretURL(server, 500_000, key: key, "&stall-after=300000"), key: key,
             .init(checkpointInterval: 65_536, journalsQuery: false))
         let requests = TestServer.requestCount(key: key)
 
@@ -122,7 +124,7 @@ import Testing
         let server = try await Fixture.server()
         let key = UUID().uuidString
         let url = server.httpURL.absoluteString + "resource/500000?count=\(key)&stall-after=300000"
-        let id = try await stoppedDownload(scratch, Fixture.transport(server), url)
+        let (id, _) = try await stoppedDownload(scratch, Fixture.transport(server), url, key: key)
         // The resource is version 2 now, behind a cache that answers Range whatever If-Range says.
         try editJournal(scratch, replacing: "stall-after=300000", with: "version=2&ignore-if-range=1")
 
@@ -142,10 +144,11 @@ import Testing
         let server = try await Fixture.server()
         let transport = Fixture.transport(server)
         let digest = sha256Hex(resourceBytes(count: 500_000))
-        let url = server.httpURL.absoluteString + "resource/500000?count=\(UUID().uuidString)"
+        let key = UUID().uuidString
+        let url = server.httpURL.absoluteString + "resource/500000?count=\(key)"
 
         // The right digest survives a later process and is checked over the resumed file.
-        let id = try await stoppedDownload(scratch, transport, url + "&stall-after=300000", expectedSHA256: digest.uppercased())
+        let (id, _) = try await stoppedDownload(scratch, transport, url + "&stall-after=300000", key: key, expectedSHA256: digest.uppercased())
         try editJournal(scratch, replacing: "&stall-after=300000", with: "")
         let reopened = try await open(scratch, transport)
         #expect(reopened.download(id)?.expectedSHA256 == digest)
