@@ -101,7 +101,7 @@ public final class DownloadQueue: Sendable {
             guard let entry = machine.entries[id], !entry.download.state.isFinal else { continue }
             recovery.rejoined += 1
             let tidied = Self.rejoin(entry, computesSHA256: options.computesSHA256)
-            recovery.discardedBytes += tidied.discarded
+            recovery.discardedBytes = recovery.discardedBytes.addingSaturated(tidied.discarded)
             switch tidied.outcome {
             case .unfinished:
                 break
