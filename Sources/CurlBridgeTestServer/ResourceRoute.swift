@@ -5,15 +5,20 @@ import NIOHTTP1
 /// backpressure, so any size costs no memory.
 ///
 /// It sends validators (``ResourceValidators``), takes one `Range` (``RequestedRange``) subject to
-/// `If-Range`, and has switches (``ResourceOptions``) to weaken or drop the validators, ignore
-/// ranges, and cut the body short of its `Content-Length`.
+/// `If-Range`, and has switches (``ResourceOptions``) to weaken, share or drop the validators,
+/// ignore ranges or `If-Range`, ask for Basic credentials, and cut the body short of its
+/// `Content-Length`.
 enum ResourceRoute {
     /// The plan for `request` of the `size`-byte resource; `400` for malformed parameters.
     static func plan(size: Int, for request: ReceivedRequest) -> ResponsePlan {
         guard let options = ResourceOptions(request.queryParameters) else {
             return .complete(.badRequest(ResourceOptions.requirements))
         }
-        let validators = ResourceValidators(size: size, version: options.version, style: options.validatorStyle)
+        if let token = options.basicToken, request.head.headers["Authorization"] != ["Basic " + token] {
+            return .complete(AuthRoutes.unauthorized(challenge: "Basic realm=\"\(AuthRoutes.realm)\""))
+        }
+        let validators = ResourceValidators(
+            size: size, version: options.version, style: options.validatorStyle, tag: options.tag, justModified: options.justModified)
         var headers: HTTPHeaders = ["Content-Type": "application/octet-stream"]
         if options.honoursRanges {
             headers.add(name: "Accept-Ranges", value: "bytes")
@@ -55,7 +60,7 @@ enum ResourceRoute {
         validators: ResourceValidators
     ) -> RequestedRange {
         let headers = request.head.headers
-        guard options.honoursRanges, validators.admitRange(ifRange: headers.first(name: "If-Range")) else {
+        guard options.honoursRanges, !options.honoursIfRange || validators.admitRange(ifRange: headers.first(name: "If-Range")) else {
             return .whole
         }
         return RequestedRange(headerValues: headers["Range"], size: size)

@@ -9,6 +9,8 @@ struct ResourceValidators {
         case strong
         /// A weak `ETag` (`W/"…"`), which can never satisfy `If-Range`, and `Last-Modified`.
         case weak
+        /// `Last-Modified` alone.
+        case dateOnly
         /// Neither, so `If-Range` never matches.
         case none
     }
@@ -22,19 +24,25 @@ struct ResourceValidators {
     /// `Last-Modified` of version 0: Mon, 01 Jan 2024 00:00:00 GMT.
     static let baseDate = Date(timeIntervalSince1970: 1_704_067_200)
 
-    /// The validators of version `version` of the `size`-byte resource.
-    init(size: Int, version: Int, style: Style) {
-        let tag = "\"res-\(size)-v\(version)\""
+    /// The `Date` to send: now, or one second after `Last-Modified` when the resource was "just
+    /// modified".
+    let date: String
+
+    /// The validators of version `version` of the `size`-byte resource; its entity tag is
+    /// `"tag"` when `tag` is given.
+    init(size: Int, version: Int, style: Style, tag: String? = nil, justModified: Bool = false) {
+        let tag = "\"\(tag ?? "res-\(size)-v\(version)")\""
         switch style {
         case .strong:
             self.entityTag = tag
         case .weak:
             self.entityTag = "W/" + tag
-        case .none:
+        case .dateOnly, .none:
             self.entityTag = nil
         }
         let modified = Self.baseDate.addingTimeInterval(TimeInterval(version) * 86_400)
         self.lastModified = style == .none ? nil : Self.imfFixdate(modified)
+        self.date = Self.imfFixdate(justModified ? modified.addingTimeInterval(1) : Date())
     }
 
     /// Whether an `If-Range` of `ifRange` lets a `Range` through: when there is none, or when it
@@ -47,8 +55,9 @@ struct ResourceValidators {
         return ifRange == self.lastModified
     }
 
-    /// Adds `ETag` and `Last-Modified`, those that are on.
+    /// Adds `Date`, and `ETag` and `Last-Modified`, those that are on.
     func add(to headers: inout HTTPHeaders) {
+        headers.add(name: "Date", value: date)
         if let entityTag {
             headers.add(name: "ETag", value: entityTag)
         }

@@ -48,16 +48,21 @@ import Synchronization
 /// - `/resource/N?version=V`: a download like a file on a static server, `N` bytes (as for
 ///   `/bytes/N`) where byte `i` is `UInt8((i + V) % 251)` (`V` in 0...100000, default 1; version 0
 ///   is the `/bytes/N` body), streamed with backpressure. Headers: `Content-Type:
-///   application/octet-stream`, `Accept-Ranges: bytes`, `ETag: "res-N-vV"` and `Last-Modified:`
-///   Mon, 01 Jan 2024 00:00:00 GMT plus `V` days. One `Range: bytes=A-` or `bytes=A-B` gets `206`
+///   application/octet-stream`, `Accept-Ranges: bytes`, `ETag: "res-N-vV"`, `Last-Modified:`
+///   Mon, 01 Jan 2024 00:00:00 GMT plus `V` days, and `Date:` now. One `Range: bytes=A-` or `bytes=A-B` gets `206`
 ///   with `Content-Range: bytes A-B/N` and bytes `A...B` of the version (`B` clamped to `N - 1`);
 ///   `A >= N` gets `416` with `Content-Range: bytes */N` and no body; any other `Range` (several,
 ///   suffix, `B < A`, malformed) is ignored: `200` with the whole body. With `If-Range`, the range
 ///   is honoured only if `If-Range` equals the strong `ETag` or the `Last-Modified` exactly, else
 ///   `200` whole. `HEAD` gets the headers `GET` would. Switches:
 ///   - `weak-etag=1`: `ETag: W/"res-N-vV"`, which never satisfies `If-Range`;
+///   - `no-etag=1`: `Last-Modified` without an `ETag`;
 ///   - `no-validators=1`: neither `ETag` nor `Last-Modified`, so `If-Range` never matches;
+///   - `tag=NAME`: `ETag: "NAME"` for every size and version (two resources under one tag);
+///   - `just-modified=1`: `Date` one second after `Last-Modified` (a weak date);
 ///   - `ignore-range=1`: `Range` is ignored (always `200` whole) and no `Accept-Ranges`;
+///   - `ignore-if-range=1`: `Range` is honoured whatever `If-Range` says (a broken cache or CDN);
+///   - `basic=TOKEN`: `401` with a Basic challenge unless the request has `Authorization: Basic TOKEN`;
 ///   - `cut=K`: after `K` bytes of this response's body (counted from `A` for a range) the
 ///     connection is closed (HTTP/2: the stream reset), though `Content-Length` announced all;
 ///     a `K` at or past the body's length cuts nothing.

@@ -99,23 +99,39 @@ final class PrivateDirectory: Sendable {
     /// The bytes of the regular file `name`, at most `limit` of them from its start; `nil` when it
     /// is missing, not a regular file (a link, a directory, a FIFO), or cannot be read.
     func read(_ name: String, limit: Int = .max) -> Data? {
-        guard case .success(let file) = openFile(name, O_RDONLY | O_NONBLOCK) else { return nil }
+        guard case .success(let data?) = contents(of: name, limit: limit) else { return nil }
+        return data
+    }
+
+    /// The bytes of the regular file `name`, at most `limit` of them from its start: `nil` when
+    /// nothing has that name, the `errno` when it cannot be read or is not a regular file (`ELOOP`
+    /// for a symbolic link, `EISDIR` for a directory, `EINVAL` for anything else) — for a caller
+    /// that must tell a missing file from one it may not trust.
+    func contents(of name: String, limit: Int = .max) -> Result<Data?, POSIXError> {
+        let file: Int32
+        switch openFile(name, O_RDONLY | O_NONBLOCK) {
+        case .success(let opened): file = opened
+        case .failure(let error): return error.code == .ENOENT ? .success(nil) : .failure(error)
+        }
         defer { close(file) }
         var status = stat()
-        guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard fstat(file, &status) == 0 else { return .failure(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)) }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            return .failure(POSIXError(status.st_mode & S_IFMT == S_IFDIR ? .EISDIR : .EINVAL))
+        }
         let size = min(Int(status.st_size), limit)
         var data = Data(count: size)
-        let complete = data.withUnsafeMutableBytes { buffer -> Bool in
+        let failure = data.withUnsafeMutableBytes { buffer -> POSIXErrorCode? in
             var offset = 0
             while offset < size {
                 let count = Glibc.read(file, buffer.baseAddress! + offset, size - offset)
                 if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return false }
+                guard count > 0 else { return count < 0 ? POSIXErrorCode(rawValue: errno) ?? .EIO : .EIO }
                 offset += count
             }
-            return true
+            return nil
         }
-        return complete ? data : nil
+        return failure.map { .failure(POSIXError($0)) } ?? .success(data)
     }
 
     /// The size of the regular file `name`, or `nil` when it is not one.

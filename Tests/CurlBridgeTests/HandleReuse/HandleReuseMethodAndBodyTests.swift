@@ -137,7 +137,7 @@ import Testing
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let destination = scratch.file("resumed.bin")
-        let partial = scratch.file(".resumed.bin.partial-by-hand")
+        let partial = scratch.file(".resumed.bin.byhand.curlbridge-partial")
         try resourceBytes(count: 20_000).write(to: partial)
         let resumeData = ResumeData(
             url: "resource/50000", validator: .entityTag(#""res-50000-v1""#), bytesOnDisk: 20_000,

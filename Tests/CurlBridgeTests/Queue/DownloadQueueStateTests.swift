@@ -17,7 +17,7 @@ struct DownloadQueueStateTests {
         var state = DownloadQueueState(concurrency: concurrency, maximumFailures: 2)
         var actions: [DownloadQueueState.Action] = []
         for _ in 0..<count {
-            actions += state.enqueue(url: "http://a/f", headers: [], destination: destination, original: .get("http://a/f")).1
+            actions += state.enqueue(url: StoredURL("http://a/f"), headers: [], destination: destination, original: .get("http://a/f"))?.1 ?? []
         }
         return (state, actions)
     }
@@ -111,5 +111,39 @@ struct DownloadQueueStateTests {
         #expect(replayed.entries[3]?.download.state == .waiting)
         #expect(replayed.entries[4]?.download.state == .cancelled)
         #expect(replayed.nextID == 5)
+    }
+
+    @Test("The last id is UInt64.max - 1: after it, enqueue refuses instead of overflowing")
+    func identifiersRunOut() {
+        var state = DownloadQueueState(concurrency: 1, maximumFailures: 1)
+        state.replay([.init(operation: .enqueue, id: UInt64.max - 1, url: "http://a/f", destination: "/tmp/queue-state/file")])
+        #expect(state.nextID == UInt64.max)
+        #expect(state.enqueue(url: StoredURL("http://a/f"), headers: [], destination: destination, original: .get("http://a/f")) == nil)
+    }
+
+    @Test("A checkpoint is journaled with the download's journaled URL, not the one the transfer used")
+    func checkpointsKeepNoSecrets() {
+        var state = DownloadQueueState(concurrency: 1, maximumFailures: 1)
+        _ = state.enqueue(
+            url: StoredURL("http://user:pw@a/f?token=t", keepsQuery: false), headers: [], destination: destination,
+            original: .get("http://user:pw@a/f?token=t"))
+        var sent = resume(40)
+        sent.url = "http://user:pw@a/f?token=t"
+        let actions = state.checkpoint(1, sent)
+        guard case .journal(let record)? = actions.first else {
+            Issue.record("a checkpoint is journaled: \(actions)")
+            return
+        }
+        #expect(record.resume?.url == "http://a/f")
+        #expect(state.entries[1]?.omitsQuery == true)
+    }
+
+    @Test("A download that cannot start is paused with the reason, and frees its slot")
+    func couldNotStart() {
+        var (state, _) = enqueued(3, concurrency: 1)
+        let actions = state.couldNotStart(1, RequestError(.invalidURL, "no request"))
+        #expect(state.entries[1]?.download.state == .paused && state.entries[1]?.download.error?.code == .invalidURL)
+        #expect(actions.first == .journal(.init(operation: .pause, id: 1)))
+        #expect(starts(actions) == [2])
     }
 }

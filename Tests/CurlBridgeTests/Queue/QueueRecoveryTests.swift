@@ -12,9 +12,7 @@ import Testing
         let state = scratch.file("state")
         let destination = scratch.file("file.bin")
         // Killed before its first checkpoint: the journal has the download, its partial file no record.
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-        let enqueued = QueueJournalLine(id: 1, url: server.httpURL.absoluteString + "resource/1000", destination: destination.path)
-        try JSONEncoder().encode(enqueued).write(to: state.appendingPathComponent("journal"))
+        try writeJournal([try QueueJournalLine(id: 1, url: server.httpURL.absoluteString + "resource/1000", destination: destination.path).text], in: state)
         let orphan = scratch.file(".file.bin.killed.curlbridge-partial")
         try Data(count: 700).write(to: orphan)
 
@@ -37,11 +35,10 @@ import Testing
         // Killed between the last checkpoint (the whole file) and the move: 200 bytes past it too.
         let partial = scratch.file(".file.bin.killed.curlbridge-partial")
         try (resourceBytes(count: 1000) + Data(count: 200)).write(to: partial)
-        let checkpoint = #"{"operation":"checkpoint","id":1,"resume":{"url":"\#(url)","validator":{"entityTag":{"_0":"\"res-1000-v1\""}},"#
-            + #""bytesOnDisk":1000,"expectedLength":1000,"partialFileURL":"\#(partial.absoluteString)","destination":"\#(destination.absoluteString)"}}"#
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-        let enqueued = try JSONEncoder().encode(QueueJournalLine(id: 1, url: url, destination: destination.path))
-        try (enqueued + Data("\n\(checkpoint)\n".utf8)).write(to: state.appendingPathComponent("journal"))
+        try writeJournal([
+            try QueueJournalLine(id: 1, url: url, destination: destination.path).text,
+            checkpointLine(id: 1, url: url, tag: "res-1000-v1", bytes: 1000, length: 1000, partial: partial, destination: destination),
+        ], in: state)
 
         let queue = try await offThePool { try DownloadQueue(stateDirectory: state, transport: Fixture.transport(server)) }
 
@@ -64,14 +61,11 @@ import Testing
         // Both killed: `a.iso` before its first checkpoint, `a.iso.sig` after 500 bytes.
         let partial = scratch.file(".a.iso.sig.killed.curlbridge-partial")
         try resourceBytes(count: 500).write(to: partial)
-        let checkpoint = #"{"operation":"checkpoint","id":2,"resume":{"url":"\#(signatureURL)","validator":{"entityTag":{"_0":"\"res-1000-v1\""}},"#
-            + #""bytesOnDisk":500,"expectedLength":1000,"partialFileURL":"\#(partial.absoluteString)","destination":"\#(signature.absoluteString)"}}"#
-        let lines = try [
-            QueueJournalLine(id: 1, url: server.httpURL.absoluteString + "resource/1000", destination: image.path),
-            QueueJournalLine(id: 2, url: signatureURL, destination: signature.path),
-        ].map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) } + [checkpoint]
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: state.appendingPathComponent("journal"))
+        try writeJournal([
+            try QueueJournalLine(id: 1, url: server.httpURL.absoluteString + "resource/1000", destination: image.path).text,
+            try QueueJournalLine(id: 2, url: signatureURL, destination: signature.path).text,
+            checkpointLine(id: 2, url: signatureURL, tag: "res-1000-v1", bytes: 500, length: 1000, partial: partial, destination: signature),
+        ], in: state)
 
         let queue = try await offThePool { try DownloadQueue(stateDirectory: state, transport: Fixture.transport(server)) }
 
@@ -81,13 +75,4 @@ import Testing
         #expect(TestServer.bytesServed(key: key) == 500)  // resumed from its checkpoint
         #expect(FileManager.default.contents(atPath: signature.path) == resourceBytes(count: 1000))
     }
-}
-
-/// A journal's `enqueue` line, as the queue writes it.
-private struct QueueJournalLine: Encodable {
-    var operation = "enqueue"
-    var id: UInt64
-    var url: String
-    var headers: [[String]] = []
-    var destination: String
 }

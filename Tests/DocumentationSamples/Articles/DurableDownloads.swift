@@ -8,6 +8,15 @@ struct DurableDownloadsSamples: Sendable {
     let episodesDirectory: URL
     let episodeURLs: [String]
     let queue: DownloadQueue
+    let isoURL: String
+    let isoDestination: URL
+    let isoSHA256: String
+    let signer: URLSigner
 
     func showProgress(_ id: UInt64, _ progress: TransferProgress) {}
+}
+
+/// Signs a URL afresh, as a program using signed URLs would.
+struct URLSigner: Sendable {
+    func signedRequest(for url: String) -> Request? { .get(url + "?signature=fresh") }
 }

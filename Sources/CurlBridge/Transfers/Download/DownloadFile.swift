@@ -6,6 +6,10 @@ import Glibc
 /// The file a download writes: a temporary (partial) file in the destination's directory, written
 /// with `write(2)` as bytes arrive and, once complete, flushed and renamed over the destination.
 ///
+/// The destination's directory is the caller's choice and may be shared (`~/Downloads`, `/tmp`):
+/// the library only ever creates its own partial file there (`O_EXCL`), reopens one it made
+/// (`O_NOFOLLOW`, a regular file of this user's with one link) and renames it to the destination.
+///
 /// Not `Sendable` by itself: a ``DownloadOperation`` keeps it behind its lock.
 struct DownloadFile {
     /// The partial file.
@@ -13,12 +17,10 @@ struct DownloadFile {
     /// Its open descriptor, write-only.
     private(set) var descriptor: Int32
 
-    /// Creates a new, empty partial file next to `destination`.
+    /// Creates a new, empty partial file next to `destination` (``PartialFileName``), with
+    /// `O_EXCL`: never a file or link that is already there.
     static func create(besides destination: URL) throws(RequestError) -> DownloadFile {
-        let directory = destination.deletingLastPathComponent()
-        var random = SystemRandomNumberGenerator()
-        let suffix = String(random.next(), radix: 36)
-        let url = directory.appendingPathComponent(".\(destination.lastPathComponent).\(suffix).curlbridge-partial")
+        let url = destination.deletingLastPathComponent().appendingPathComponent(PartialFileName.make(for: destination.lastPathComponent))
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let code = errno
@@ -27,19 +29,67 @@ struct DownloadFile {
         return DownloadFile(url: url, descriptor: descriptor)
     }
 
-    /// Opens an existing partial file and keeps its first `length` bytes; `nil` when it is missing
-    /// or shorter than that.
-    static func reopen(_ url: URL, keeping length: Int64) -> DownloadFile? {
-        let descriptor = open(url.path, O_WRONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+    /// Opens the existing partial file `url` (the caller has checked that it is named as a partial
+    /// file of its destination) and keeps its first `length` bytes; `nil` when it is missing or
+    /// shorter than that.
+    ///
+    /// Opened with `O_NOFOLLOW` and `O_NONBLOCK` (a FIFO would block an open for writing), and
+    /// kept only when it is a regular file of this process's user with one link: a symbolic link,
+    /// a device, another user's file or a hard link to some other file of this user's is refused,
+    /// never truncated or written.
+    ///
+    /// - Throws: ``RequestError/Code/fileIO`` when something other than such a file has its name.
+    static func reopen(_ url: URL, keeping length: Int64) throws(RequestError) -> DownloadFile? {
+        let descriptor = open(url.path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT { return nil }
+            throw fileError(code, "cannot reopen the partial file \(url.path.debugDescription)")
+        }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, Int64(status.st_size) >= length,
-            ftruncate(descriptor, off_t(length)) == 0, lseek(descriptor, off_t(length), SEEK_SET) == off_t(length)
+        guard fstat(descriptor, &status) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw fileError(code, "cannot reopen the partial file \(url.path.debugDescription)")
+        }
+        if let problem = problem(status, owner: geteuid()) {
+            close(descriptor)
+            throw RequestError(.fileIO, "the partial file \(url.path.debugDescription) \(problem): refused")
+        }
+        guard Int64(status.st_size) >= length, ftruncate(descriptor, off_t(length)) == 0,
+              lseek(descriptor, off_t(length), SEEK_SET) == off_t(length)
         else {
             close(descriptor)
             return nil
         }
         return DownloadFile(url: url, descriptor: descriptor)
+    }
+
+    /// Why a file with `status` is not a partial file to continue, or `nil`: a pure judgement of
+    /// `fstat`'s answer.
+    static func problem(_ status: stat, owner: uid_t) -> String? {
+        guard status.st_mode & S_IFMT == S_IFREG else { return "is not a regular file" }
+        guard status.st_uid == owner else { return "belongs to user \(status.st_uid), not to this process's user \(owner)" }
+        guard status.st_nlink == 1 else { return "has \(status.st_nlink) links: it is also another file" }
+        return nil
+    }
+
+    /// Feeds the file's first `length` bytes to `hasher` (read through this descriptor, so they
+    /// are the bytes of the file that was checked).
+    func hash(first length: Int64, into hasher: SHA256Hasher) throws(RequestError) {
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var offset: Int64 = 0
+        while offset < length {
+            let wanted = Int(min(length - offset, Int64(buffer.count)))
+            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, wanted, off_t(offset)) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                let code = count < 0 ? errno : EIO
+                throw Self.fileError(code, "reading the partial file \(url.path.debugDescription) failed")
+            }
+            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+            offset += Int64(count)
+        }
     }
 
     /// Empties the file, to start again from byte 0.

@@ -76,6 +76,9 @@ final class DownloadOperation: BodySink, Sendable {
             if options.hashesFile, !SHA256Hasher.isAvailable {
                 throw RequestError(.transportFailure, "cannot compute the file's SHA-256: this process has no OpenSSL libcrypto")
             }
+            if let resumeData {
+                try resumeData.check(resumingTo: destination)
+            }
             if let resumeData, let (file, hasher) = try reopen(resumeData, hashingWith: options.makeHasher()) {
                 let resumed = request
                     .header("Range", "bytes=\(resumeData.bytesOnDisk)-")
@@ -123,25 +126,15 @@ final class DownloadOperation: BodySink, Sendable {
     private static func reopen(
         _ resumeData: ResumeData, hashingWith hasher: SHA256Hasher?
     ) throws(RequestError) -> (DownloadFile, SHA256Hasher?)? {
-        guard resumeData.bytesOnDisk > 0, let file = DownloadFile.reopen(resumeData.partialFileURL, keeping: resumeData.bytesOnDisk) else {
+        guard resumeData.bytesOnDisk > 0, var file = try DownloadFile.reopen(resumeData.partialFileURL, keeping: resumeData.bytesOnDisk) else {
             return nil
         }
         guard let hasher else { return (file, nil) }
-        guard let handle = FileHandle(forReadingAtPath: resumeData.partialFileURL.path) else {
-            var file = file
+        do throws(RequestError) {
+            try file.hash(first: resumeData.bytesOnDisk, into: hasher)
+        } catch {
             file.closeDescriptor()
-            throw RequestError(.fileIO, "cannot read the partial file \(resumeData.partialFileURL.path.debugDescription)")
-        }
-        defer { try? handle.close() }
-        var remaining = resumeData.bytesOnDisk
-        while remaining > 0, let chunk = try? handle.read(upToCount: Int(min(remaining, 1 << 20))), !chunk.isEmpty {
-            chunk.withUnsafeBytes { hasher.update($0) }
-            remaining -= Int64(chunk.count)
-        }
-        guard remaining == 0 else {
-            var file = file
-            file.closeDescriptor()
-            throw RequestError(.fileIO, "reading the partial file \(resumeData.partialFileURL.path.debugDescription) failed")
+            throw error
         }
         return (file, hasher)
     }
@@ -161,8 +154,8 @@ final class DownloadOperation: BodySink, Sendable {
             events.onProgress = { [self] reported in
                 let base = state.withLock { $0.resumedFrom }
                 var counted = reported
-                counted.bytesReceived += base
-                counted.expectedBytesToReceive = reported.expectedBytesToReceive.map { $0 + base }
+                counted.bytesReceived = reported.bytesReceived.addingSaturated(base)
+                counted.expectedBytesToReceive = reported.expectedBytesToReceive.map { $0.addingSaturated(base) }
                 progress(counted)
             }
         }
@@ -179,24 +172,24 @@ final class DownloadOperation: BodySink, Sendable {
             state.isContentEncoded = encoding != nil && encoding != "identity"
             let length = head.headerFields[.contentLength].flatMap { Int64($0) }
             if head.status.code == 206 {
-                let range = head.headerFields[.contentRange].flatMap(ContentRange.init)
-                guard let range, range.first == state.resumedFrom,
-                    range.completeLength.map({ range.last == $0 - 1 }) ?? true
-                else {
-                    return RequestError(
-                        .protocolError,
-                        "206 with Content-Range \((head.headerFields[.contentRange] ?? "none").debugDescription) does not run from byte \(state.resumedFrom) to the end")
+                let check = PartialContentCheck(
+                    offset: state.resumedFrom, validator: continuesPartialFile ? state.validator : nil,
+                    completeLength: continuesPartialFile ? state.expectedLength : nil)
+                switch check.judge(head.headerFields) {
+                case .continues(let completeLength):
+                    state.expectedLength = completeLength ?? state.expectedLength
+                    if !continuesPartialFile { state.validator = ResumeData.Validator.strong(in: head.headerFields) }
+                case .refused(let reason):
+                    // The partial bytes belong to a version the server no longer serves whole:
+                    // they are given up, so that the next attempt starts from zero.
+                    do throws(RequestError) { try startOver(&state) } catch { return error }
+                    state.validator = nil
+                    return RequestError(.protocolError, reason)
                 }
-                state.expectedLength = range.completeLength ?? state.expectedLength
             } else {
                 // The whole resource: the resource changed, or the server ignores ranges.
-                if state.resumedFrom > 0 {
-                    do throws(RequestError) { try state.file.truncate() } catch { return error }
-                    state.resumedFrom = 0
-                    state.written = 0
-                    state.hasher = options.makeHasher()
-                }
-                state.validator = Self.validator(in: head.headerFields)
+                do throws(RequestError) { try startOver(&state) } catch { return error }
+                state.validator = ResumeData.Validator.strong(in: head.headerFields)
                 state.expectedLength = length
             }
             state.mode = .writing
@@ -240,14 +233,18 @@ final class DownloadOperation: BodySink, Sendable {
         try state.file.flush()
         state.flushed = state.written
         checkpoint.handler(ResumeData(
-            url: request.url, validator: validator, bytesOnDisk: state.written, partialFileURL: state.file.url,
+            url: StoredURL(request.url).string, validator: validator, bytesOnDisk: state.written, partialFileURL: state.file.url,
             destination: destination, expectedLength: state.expectedLength))
     }
 
-    /// A strong `ETag`, else `Last-Modified`, else `nil`.
-    private static func validator(in fields: HTTPFields) -> ResumeData.Validator? {
-        if let tag = fields[.eTag], !tag.hasPrefix("W/") { return .entityTag(tag) }
-        return fields[.lastModified].map { .lastModified($0) }
+    /// Empties the partial file of bytes kept from an earlier attempt, to write from byte 0.
+    private func startOver(_ state: inout State) throws(RequestError) {
+        guard state.resumedFrom > 0 else { return }
+        try state.file.truncate()
+        state.resumedFrom = 0
+        state.written = 0
+        state.flushed = 0
+        state.hasher = options.makeHasher()
     }
 
     // MARK: Off the transport's queue
@@ -331,7 +328,7 @@ final class DownloadOperation: BodySink, Sendable {
         state.file.closeDescriptor()
         guard kept > 0 else { return nil }
         return ResumeData(
-            url: request.url, validator: validator, bytesOnDisk: kept, partialFileURL: state.file.url,
+            url: StoredURL(request.url).string, validator: validator, bytesOnDisk: kept, partialFileURL: state.file.url,
             destination: destination, expectedLength: state.expectedLength)
     }
 }

@@ -13,62 +13,40 @@ import HTTPTypes
 ///
 /// ```swift
 /// let queue = try DownloadQueue(stateDirectory: state, transport: transport)
-/// let id = try queue.enqueue(.get("https://example.com/big.iso"), to: destination)
+/// let id = try queue.enqueue(.get("https://example.com/big.iso"), to: destination, expectedSHA256: digest)
 /// for await event in queue.events { … }
 /// ```
 ///
+/// **The state directory is this user's alone:** created `0700`; an existing one is refused when
+/// it is a symbolic link, another user's, or writable by its group or others, and every file in it
+/// is opened without following links. The journal's records are checked when it is read: a
+/// damaged line fails the opening (or, with ``Options/setsAsideDamagedJournal``, sets the journal
+/// aside), and no record can make the queue touch any file but a download's own partial file and
+/// destination.
+///
 /// **Secrets stay out of the journal:** `Authorization`, `Proxy-Authorization`, `Cookie`, the
-/// request's sensitive headers and its ``Request/credential`` are used while this process lives,
-/// never written; a download rejoined by a later process gets its credentials from the
-/// transport's configuration (``Configuration/credentials``, interceptors).
+/// request's sensitive headers, its ``Request/credential`` and the user info of its URL are used
+/// while this process lives, never written; a download rejoined by a later process gets its
+/// credentials from the transport's configuration (``Configuration/credentials``, interceptors)
+/// or from the program's ``RejoinedRequest``. The URL's query is journaled, since a later process
+/// must send it again, unless ``Options/journalsQuery`` is `false`: then the program gives the
+/// request again when the download is rejoined.
 ///
 /// Events come three ways: ``events`` (an `AsyncSequence`), ``onEvent(queue:_:)`` (callbacks on a
 /// queue), and ``wait(for:)`` / ``waitForAll()`` (blocking).
 ///
-/// Opening a queue, ``enqueue(_:to:)``, and the pause, resume and cancel calls return once the
+/// Opening a queue, ``enqueue(_:to:expectedSHA256:)``, and the pause, resume and cancel calls return once the
 /// journal is flushed to the disk (`fsync`): usually a millisecond, but as long as the disk takes
 /// when it is busy. In a Swift task that must not hold a thread of the cooperative pool that long,
 /// make them from a thread of your own.
 public final class DownloadQueue: Sendable {
-    /// How a queue runs.
-    public struct Options: Sendable, Hashable {
-        /// How many downloads transfer at once; 4 by default.
-        public var maximumConcurrentDownloads: Int
-        /// Bytes between two flushes of a download's partial file and journal records of them:
-        /// at most what a crash makes the queue fetch again; 4 MiB by default.
-        public var checkpointInterval: Int64
-        /// Failures in a row (lost connections, timeouts, 5xx) a download is resumed after before it
-        /// fails for good; 5 by default.
-        public var maximumFailures: Int
-        /// Whether each finished file's SHA-256 is computed (``QueuedDownload/sha256``); `true` by default.
-        public var computesSHA256: Bool
-
-        /// Creates options; every parameter has the default documented on its property.
-        public init(maximumConcurrentDownloads: Int = 4, checkpointInterval: Int64 = 4 << 20, maximumFailures: Int = 5, computesSHA256: Bool = true) {
-            self.maximumConcurrentDownloads = maximumConcurrentDownloads
-            self.checkpointInterval = checkpointInterval
-            self.maximumFailures = maximumFailures
-            self.computesSHA256 = computesSHA256
-        }
-    }
-
-    /// What opening the queue found.
-    public struct Recovery: Sendable, Hashable {
-        /// Unfinished downloads rejoined.
-        public var rejoined: Int
-        /// Bytes found in partial files past their last checkpoint — every byte of a partial file
-        /// no checkpoint names — thrown away and fetched again.
-        public var discardedBytes: Int64
-        /// Downloads a crash had stopped while their file was moved into place, finished by the queue.
-        public var finishedOnOpening: Int
-    }
-
     /// The state directory.
     public let stateDirectory: URL
     /// What opening found.
     public let recovery: Recovery
     private let client: CallbackClient
     private let options: Options
+    private let rejoinedRequest: RejoinedRequest?
     private let state: PosixLock<Shared>
     /// Where events are delivered, in order.
     private let delivery = DispatchQueue(label: "CurlBridge.DownloadQueue.events")
@@ -95,36 +73,53 @@ public final class DownloadQueue: Sendable {
         case closed
     }
 
-    /// Opens the queue of `stateDirectory` (created if missing) and rejoins its unfinished downloads.
+    /// Opens the queue of `stateDirectory` (created `0700` if missing) and rejoins its unfinished
+    /// downloads.
     ///
-    /// - Throws: ``RequestError/Code/fileIO`` when the directory or its journal cannot be written.
-    public init(stateDirectory: URL, transport: Transport, options: Options = Options()) throws(RequestError) {
+    /// - Parameters:
+    ///   - stateDirectory: Where the journal is; an existing directory must be this user's, not a
+    ///     symbolic link, and not writable by its group or others.
+    ///   - transport: Sends the downloads; its configuration gives a rejoined download its
+    ///     credentials (``Configuration/credentials``).
+    ///   - options: Concurrency, checkpoints, failures, digests, what is journaled.
+    ///   - rejoinedRequest: Gives the request of a download this process did not enqueue; `nil` by
+    ///     default, when the journaled request is sent.
+    /// - Throws: ``RequestError/Code/fileIO`` when the directory cannot be trusted or written, is
+    ///   open in another queue, or its journal is damaged (see ``Options/setsAsideDamagedJournal``).
+    public init(
+        stateDirectory: URL, transport: Transport, options: Options = Options(), rejoinedRequest: RejoinedRequest? = nil
+    ) throws(RequestError) {
         self.stateDirectory = stateDirectory
         self.options = options
+        self.rejoinedRequest = rejoinedRequest
         client = CallbackClient(transport: transport)
-        var (journal, records) = try QueueJournal.open(in: stateDirectory)
+        var opened = try QueueJournal.open(in: stateDirectory, setsAsideDamage: options.setsAsideDamagedJournal)
         var machine = DownloadQueueState(concurrency: options.maximumConcurrentDownloads, maximumFailures: options.maximumFailures)
-        machine.replay(records)
-        var recovery = Recovery(rejoined: 0, discardedBytes: 0, finishedOnOpening: 0)
+        machine.replay(opened.records)
+        var recovery = Recovery(rejoined: 0, discardedBytes: 0, finishedOnOpening: 0, damagedJournal: opened.setAside)
         for id in machine.ids {
             guard let entry = machine.entries[id], !entry.download.state.isFinal else { continue }
             recovery.rejoined += 1
-            let (discarded, finished) = Self.rejoin(entry)
-            recovery.discardedBytes += discarded
-            if finished {
-                let digest = options.computesSHA256 ? Self.sha256(of: entry.download.destination) : nil
+            let tidied = Self.rejoin(entry, computesSHA256: options.computesSHA256)
+            recovery.discardedBytes = recovery.discardedBytes.addingSaturated(tidied.discarded)
+            switch tidied.outcome {
+            case .unfinished:
+                break
+            case .finished(let digest):
                 _ = machine.finishedOnRejoin(id, sha256: digest)
                 recovery.finishedOnOpening += 1
+            case .failed(let error):
+                _ = machine.failedOnRejoin(id, error)
             }
         }
         do throws(RequestError) {
-            try journal.rewrite(machine.compacted)
+            try opened.journal.rewrite(machine.compacted)
         } catch {
-            journal.close()
+            opened.journal.close()
             throw error
         }
         self.recovery = recovery
-        state = PosixLock(Shared(machine: machine, journal: journal))
+        state = PosixLock(Shared(machine: machine, journal: opened.journal))
         perform(state.withLock { $0.machine.schedule() })
     }
 
@@ -141,86 +136,66 @@ public final class DownloadQueue: Sendable {
         for task in tasks { task.cancel() }
     }
 
-    /// Tidies what a crash left of one download: partial files no checkpoint names; a file moved
-    /// into place, or about to be, whose last checkpoint covered it whole. Returns the bytes past
-    /// the checkpoint (fetched again) — all of those of the partial files deleted — and whether
-    /// the download is finished.
-    private static func rejoin(_ entry: DownloadQueueState.Entry) -> (discarded: Int64, finished: Bool) {
-        let destination = entry.download.destination
-        let directory = destination.deletingLastPathComponent()
-        let (prefix, suffix) = (".\(destination.lastPathComponent).", ".curlbridge-partial")
-        let kept = entry.resume?.partialFileURL.lastPathComponent
-        var deleted: Int64 = 0
-        // `.NAME.TOKEN.curlbridge-partial`, the token without a dot: not `.NAME.sig.TOKEN…`, which
-        // is the partial file of `NAME.sig`.
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        where name.hasPrefix(prefix) && name.hasSuffix(suffix) && name != kept
-            && name.count > prefix.count + suffix.count && !name.dropFirst(prefix.count).dropLast(suffix.count).contains(".") {
-            let orphan = directory.appendingPathComponent(name)
-            deleted += Self.size(of: orphan) ?? 0
-            try? FileManager.default.removeItem(at: orphan)
-        }
-        guard let resume = entry.resume else { return (deleted, false) }
-        let partialSize = Self.size(of: resume.partialFileURL)
-        if let expected = resume.expectedLength, resume.bytesOnDisk == expected {
-            if partialSize == nil, Self.size(of: destination) == expected { return (deleted, true) }
-            if let partialSize, partialSize >= expected, truncate(resume.partialFileURL.path, off_t(expected)) == 0,
-               rename(resume.partialFileURL.path, destination.path) == 0 {
-                return (deleted + partialSize - expected, true)
-            }
-        }
-        return (deleted + max(0, (partialSize ?? 0) - resume.bytesOnDisk), false)
-    }
-
-    /// The SHA-256 of the file at `url`, in lowercase hex as a download reports it; `nil` when it
-    /// cannot be read or the process has no libcrypto.
-    private static func sha256(of url: URL) -> String? {
-        guard let hasher = SHA256Hasher(), let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
-        defer { try? handle.close() }
-        do {
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                chunk.withUnsafeBytes { hasher.update($0) }
-            }
-        } catch {
-            return nil
-        }
-        return hasher.finalize()
-    }
-
-    private static func size(of url: URL) -> Int64? {
-        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
-    }
-
     // MARK: The caller
 
     /// Adds a `GET` download of `request` to `destination` (its directory created if missing; an
     /// existing file is replaced when the download finishes) and returns its identifier, once the
     /// journal holds it.
     ///
+    /// The journal keeps the request without its secrets: no `Authorization`, `Proxy-Authorization`
+    /// or `Cookie`, no sensitive header, no ``Request/credential`` and no user info in the URL; the
+    /// query unless ``Options/journalsQuery`` is `false`.
+    ///
+    /// - Parameters:
+    ///   - request: A `GET` without a body.
+    ///   - destination: A `file:` URL naming a file.
+    ///   - expectedSHA256: The SHA-256 the file must have, as 64 hexadecimal digits; `nil` by
+    ///     default. Journaled with the download: a file with another digest (in this process or a
+    ///     later one) fails the download with ``RequestError/Code/integrityMismatch`` and is never
+    ///     moved into place.
     /// - Throws: ``RequestError/Code/invalidMethod`` for a method other than `GET`, with a body;
-    ///   ``RequestError/Code/fileIO`` when the journal cannot be written or the queue is closing.
+    ///   ``RequestError/Code/integrityMismatch`` for an `expectedSHA256` that is not 64
+    ///   hexadecimal digits (no file could match it); ``RequestError/Code/fileIO`` for a
+    ///   destination that is not a file path, when the journal cannot be written, the queue is
+    ///   closing, or it has used every identifier.
     @discardableResult
-    public func enqueue(_ request: Request, to destination: URL) throws(RequestError) -> UInt64 {
-        guard request.method == .get, request.body == nil else {
-            throw RequestError(.invalidMethod, "a download queue sends GET requests without a body", method: request.method, url: request.url)
+    public func enqueue(_ request: Request, to destination: URL, expectedSHA256: String? = nil) throws(RequestError) -> UInt64 {
+        try Self.checkIsDownload(request)
+        let path = destination.standardizedFileURL.path
+        guard destination.isFileURL, QueueJournal.isDestinationPath(path) else {
+            throw RequestError(.fileIO, "the destination \(destination.absoluteString.debugDescription) is not a file URL naming a file")
         }
-        guard destination.isFileURL else {
-            throw RequestError(.fileIO, "the destination \(destination.absoluteString.debugDescription) is not a file URL")
+        let expected = expectedSHA256?.lowercased()
+        if let expected, !QueueJournal.isSHA256(expected) {
+            throw RequestError(
+                .integrityMismatch, "the expected SHA-256 \(expected.debugDescription) is not 64 hexadecimal digits: no file can match it")
         }
         let secret: Set<HTTPField.Name> = request.sensitiveHeaderNames.union([.authorization, .proxyAuthorization, .cookie])
         let headers = request.headerFields.filter { !secret.contains($0.name) }.map { [$0.name.rawName, $0.value] }
+        let url = StoredURL(request.url, keepsQuery: options.journalsQuery)
         let (id, actions) = try state.withLock { (shared: inout Shared) throws(RequestError) -> (UInt64, [DownloadQueueState.Action]) in
-            guard shared.phase == .open, let journal = shared.journal else {
+            guard shared.phase == .open, shared.journal != nil else {
                 throw RequestError(.fileIO, "the download queue of \(stateDirectory.path) is closed")
             }
             var machine = shared.machine
-            let (id, actions) = machine.enqueue(url: request.url, headers: headers, destination: destination.standardizedFileURL, original: request)
-            if case .journal(let record)? = actions.first { try journal.append(record) }
+            guard let (id, actions) = machine.enqueue(
+                url: url, headers: headers, destination: URL(fileURLWithPath: path), expectedSHA256: expected, original: request)
+            else {
+                throw RequestError(.fileIO, "the download queue of \(stateDirectory.path) has used every identifier")
+            }
+            if case .journal(let record)? = actions.first { try shared.journal?.append(record) }
             shared.machine = machine
             return (id, Array(actions.dropFirst()))
         }
         perform(actions)
         return id
+    }
+
+    /// Throws unless `request` is a `GET` without a body: what a queue sends.
+    private static func checkIsDownload(_ request: Request) throws(RequestError) {
+        guard request.method == .get, request.body == nil else {
+            throw RequestError(.invalidMethod, "a download queue sends GET requests without a body", method: request.method, url: request.url)
+        }
     }
 
     /// Every download, in the order enqueued.
@@ -243,7 +218,7 @@ public final class DownloadQueue: Sendable {
     /// which resumes them), the journal is closed, the event streams end and blocked waits return.
     /// A queue opened on the directory right after finds every download where this one left it.
     ///
-    /// Once it is called, ``enqueue(_:to:)`` throws and the other calls do nothing. Calling it
+    /// Once it is called, ``enqueue(_:to:expectedSHA256:)`` throws and the other calls do nothing. Calling it
     /// again waits for the same end. Blocks for as long as the transfers take to stop, usually a
     /// few milliseconds: in a Swift task, `await close()` instead.
     @available(*, noasync, message: "use await close()")
@@ -379,15 +354,34 @@ public final class DownloadQueue: Sendable {
     // MARK: Performing the machine's actions
 
     /// Asks the machine and performs its actions; nothing once the queue is closed.
+    ///
+    /// Its records are appended under the lock, with the decision: a state anyone can see is
+    /// already in the journal, and ``close()`` never closes the journal between a decision and
+    /// its record. The other actions run after, outside the lock.
     private func act(_ decide: (inout DownloadQueueState) -> [DownloadQueueState.Action]) {
-        perform(state.withLock { $0.journal == nil ? [] : decide(&$0.machine) })
+        let (actions, failure) = state.withLock { shared -> ([DownloadQueueState.Action], RequestError?) in
+            guard shared.journal != nil else { return ([], nil) }
+            let actions = decide(&shared.machine)
+            var failure: RequestError?
+            for case .journal(let record) in actions {
+                do throws(RequestError) {
+                    try shared.journal?.append(record)
+                } catch {
+                    failure = failure ?? error
+                }
+            }
+            return (actions, failure)
+        }
+        // A journal that cannot be written pauses nothing, but is reported.
+        if let failure { emit(.diskFull(failure)) }
+        perform(actions)
     }
 
     private func perform(_ actions: [DownloadQueueState.Action]) {
         for action in actions {
             switch action {
-            case .journal(let record):
-                journal(record)
+            case .journal:
+                continue  // appended by `act`, under the lock, with the decision
             case .start(let id):
                 start(id)
             case .stop(let id):
@@ -404,27 +398,22 @@ public final class DownloadQueue: Sendable {
         wakeWaiters()
     }
 
-    /// Appends `record`; a journal that cannot be written pauses nothing but is reported.
-    private func journal(_ record: QueueJournal.Record) {
-        let failure = state.withLock { shared -> RequestError? in
-            do throws(RequestError) {
-                try shared.journal?.append(record)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        if let failure { emit(.diskFull(failure)) }
-    }
-
     private func start(_ id: UInt64) {
         guard let entry = state.withLock({ $0.machine.entries[id] }) else { return }
-        let request = entry.original ?? Self.request(entry)
+        let request: Request
+        switch requestToSend(for: entry) {
+        case .success(let chosen):
+            request = chosen
+        case .failure(let error):
+            act { $0.couldNotStart(id, error) }
+            return
+        }
         let checkpoint = DownloadCheckpoint(interval: options.checkpointInterval) { [weak self] resume in
             self?.act { $0.checkpoint(id, resume) }
         }
         let downloadOptions = DownloadOptions(
-            createsIntermediateDirectories: true, computesSHA256: options.computesSHA256, keepsPartialFileForResume: true)
+            createsIntermediateDirectories: true, expectedSHA256: entry.download.expectedSHA256,
+            computesSHA256: options.computesSHA256, keepsPartialFileForResume: true)
         let task = client.download(
             request, to: entry.download.destination, resumingFrom: entry.resume, options: downloadOptions,
             queue: delivery, checkpoint: checkpoint,
@@ -443,13 +432,30 @@ public final class DownloadQueue: Sendable {
         if isClosing { task.cancel(producingResumeData: { _ in }) }
     }
 
-    /// The request a later process rebuilds from the journal.
-    private static func request(_ entry: DownloadQueueState.Entry) -> Request {
+    /// The request to send for `entry`: the caller's own, while the process that enqueued it lives;
+    /// else the program's ``RejoinedRequest``, or the journaled one when that gives none — never a
+    /// URL journaled without its query.
+    private func requestToSend(for entry: DownloadQueueState.Entry) -> Result<Request, RequestError> {
+        if let original = entry.original { return .success(original) }
+        if let supplied = rejoinedRequest?(entry.download) {
+            do throws(RequestError) {
+                try Self.checkIsDownload(supplied)
+            } catch {
+                return .failure(error)
+            }
+            return .success(supplied)
+        }
+        guard !entry.omitsQuery else {
+            return .failure(RequestError(
+                .invalidURL,
+                "download \(entry.download.id) was journaled without its query, and the program gave no request for it (DownloadQueue.RejoinedRequest)",
+                url: entry.download.url))
+        }
         var fields = HTTPFields()
         for pair in entry.headers where pair.count == 2 {
             if let name = HTTPField.Name(pair[0]) { fields.append(HTTPField(name: name, value: pair[1])) }
         }
-        return Request.get(entry.download.url).headers(fields)
+        return .success(Request.get(entry.download.url).headers(fields))
     }
 
     private func emit(_ event: DownloadQueueEvent, onDelivery: Bool = false) {

@@ -9,6 +9,9 @@ struct DownloadQueueState {
         var download: QueuedDownload
         /// The request as journaled (no secrets): method `GET`, URL, header lines.
         var headers: [[String]]
+        /// Whether the journaled URL lacks its query: then only ``original`` or the program's
+        /// ``DownloadQueue/RejoinedRequest`` can send it.
+        var omitsQuery = false
         /// The caller's own request, secrets included, while this process lives.
         var original: Request?
         /// What is safely on disk, as the last checkpoint said.
@@ -43,6 +46,8 @@ struct DownloadQueueState {
     let concurrency: Int
     let maximumFailures: Int
     private(set) var nextID: UInt64 = 1
+    /// The ids a download can have: never `UInt64.max`, so that the next id always exists.
+    static let identifiers: ClosedRange<UInt64> = 1...(UInt64.max - 1)
     /// The queue is closing: nothing new starts, and a transfer that `close()` stopped waits for
     /// the next queue on the directory.
     private(set) var isClosing = false
@@ -56,18 +61,19 @@ struct DownloadQueueState {
 
     // MARK: Rejoining
 
-    /// Rebuilds the state from the journal's records; every download that was running waits again.
+    /// Rebuilds the state from the journal's records, as ``QueueJournal/records(in:)`` checked
+    /// them; every download that was running waits again.
     mutating func replay(_ records: [QueueJournal.Record]) {
-        for record in records {
+        for record in records where Self.identifiers.contains(record.id) {
             nextID = max(nextID, record.id + 1)
             switch record.operation {
             case .enqueue:
                 guard let url = record.url, let destination = record.destination else { continue }
                 if entries[record.id] == nil { order.append(record.id) }
-                entries[record.id] = Entry(
-                    download: QueuedDownload(
-                        id: record.id, url: url, destination: URL(fileURLWithPath: destination), state: .waiting, bytesOnDisk: 0),
-                    headers: record.headers ?? [])
+                var download = QueuedDownload(
+                    id: record.id, url: url, destination: URL(fileURLWithPath: destination), state: .waiting, bytesOnDisk: 0)
+                download.expectedSHA256 = record.expectedSHA256
+                entries[record.id] = Entry(download: download, headers: record.headers ?? [], omitsQuery: record.omitsQuery ?? false)
             case .checkpoint:
                 guard let resume = record.resume else { continue }
                 entries[record.id]?.resume = resume
@@ -96,8 +102,7 @@ struct DownloadQueueState {
     var compacted: [QueueJournal.Record] {
         order.compactMap { entries[$0] }.flatMap { entry -> [QueueJournal.Record] in
             let download = entry.download
-            var records = [QueueJournal.Record(
-                operation: .enqueue, id: download.id, url: download.url, headers: entry.headers, destination: download.destination.path)]
+            var records = [Self.enqueueRecord(entry)]
             switch download.state {
             case .finished: records.append(.init(operation: .finish, id: download.id, sha256: download.sha256, bytes: download.bytesOnDisk))
             case .failed: records.append(.init(operation: .fail, id: download.id, error: download.error?.message))
@@ -122,17 +127,53 @@ struct DownloadQueueState {
         return [.journal(.init(operation: .finish, id: id, sha256: sha256, bytes: resume.bytesOnDisk))]
     }
 
+    /// A rejoined download whose last checkpoint covered the whole file, but whose file does not
+    /// have the digest it must have: failed with `error`; the queue has deleted the file.
+    mutating func failedOnRejoin(_ id: UInt64, _ error: RequestError) -> [Action] {
+        guard var entry = entries[id], !entry.download.state.isFinal else { return [] }
+        entry.download.state = .failed
+        entry.download.error = error
+        entry.download.bytesOnDisk = 0
+        entry.resume = nil
+        entries[id] = entry
+        return [.journal(.init(operation: .fail, id: id, error: "\(error.code): \(error.message)"))]
+    }
+
     // MARK: The caller
 
-    mutating func enqueue(url: String, headers: [[String]], destination: URL, original: Request) -> (UInt64, [Action]) {
+    /// Adds a download of `url` (as journaled: ``StoredURL``) to `destination`; `nil` when every
+    /// id has been used.
+    mutating func enqueue(
+        url: StoredURL, headers: [[String]], destination: URL, expectedSHA256: String? = nil, original: Request
+    ) -> (UInt64, [Action])? {
+        guard Self.identifiers.contains(nextID) else { return nil }
         let id = nextID
         nextID += 1
         order.append(id)
-        entries[id] = Entry(
-            download: QueuedDownload(id: id, url: url, destination: destination, state: .waiting, bytesOnDisk: 0),
-            headers: headers, original: original)
-        let record = QueueJournal.Record(operation: .enqueue, id: id, url: url, headers: headers, destination: destination.path)
-        return (id, [.journal(record), .emit(.changed(id))] + schedule())
+        var download = QueuedDownload(id: id, url: url.string, destination: destination, state: .waiting, bytesOnDisk: 0)
+        download.expectedSHA256 = expectedSHA256
+        let entry = Entry(download: download, headers: headers, omitsQuery: url.omitsQuery, original: original)
+        entries[id] = entry
+        return (id, [.journal(Self.enqueueRecord(entry)), .emit(.changed(id))] + schedule())
+    }
+
+    /// The `enqueue` record of `entry`.
+    private static func enqueueRecord(_ entry: Entry) -> QueueJournal.Record {
+        let download = entry.download
+        return QueueJournal.Record(
+            operation: .enqueue, id: download.id, url: download.url, headers: entry.headers, destination: download.destination.path,
+            expectedSHA256: download.expectedSHA256, omitsQuery: entry.omitsQuery ? true : nil)
+    }
+
+    /// A download this process did not enqueue could not start: the program gave no request for
+    /// it (its journaled URL lacks its query) or an unusable one. It is paused with `error`, its
+    /// bytes kept, until ``resume(_:)``.
+    mutating func couldNotStart(_ id: UInt64, _ error: RequestError) -> [Action] {
+        guard var entry = entries[id], entry.download.state == .running else { return [] }
+        entry.download.state = .paused
+        entry.download.error = error
+        entries[id] = entry
+        return [.journal(.init(operation: .pause, id: id)), .emit(.changed(id))] + schedule()
     }
 
     mutating func pause(_ id: UInt64) -> [Action] {
@@ -205,11 +246,20 @@ struct DownloadQueueState {
     /// A checkpoint: `resume`'s bytes are safely on disk.
     mutating func checkpoint(_ id: UInt64, _ resume: ResumeData) -> [Action] {
         guard var entry = entries[id], entry.download.state == .running else { return [] }
+        let resume = Self.journaled(resume, of: entry)
         entry.resume = resume
         entry.download.bytesOnDisk = resume.bytesOnDisk
         entry.download.expectedLength = resume.expectedLength
         entries[id] = entry
         return [.journal(.init(operation: .checkpoint, id: id, resume: resume))]
+    }
+
+    /// `resume` as the journal keeps it: with the download's journaled URL, so that what the
+    /// enqueue record leaves out (user info, a query) is not written beside it.
+    private static func journaled(_ resume: ResumeData, of entry: Entry) -> ResumeData {
+        var resume = resume
+        resume.url = entry.download.url
+        return resume
     }
 
     /// A transfer ended.
@@ -226,7 +276,7 @@ struct DownloadQueueState {
             if entry.cancelAsked { entry.cancelAsked = false }  // too late: it finished
             actions.append(.journal(.init(operation: .finish, id: id, sha256: response.sha256, bytes: response.bytesWritten)))
         case .failure(let error):
-            if let resume = error.resumeData {
+            if let resume = error.resumeData.map({ Self.journaled($0, of: entry) }) {
                 entry.resume = resume
                 entry.download.bytesOnDisk = resume.bytesOnDisk
                 actions.append(.journal(.init(operation: .checkpoint, id: id, resume: resume)))
@@ -296,7 +346,7 @@ struct DownloadQueueState {
         let lengths = counted.map(\.expectedLength)
         return DownloadQueueProgress(
             downloads: counted.count, finished: counted.filter { $0.state == .finished }.count,
-            bytesOnDisk: counted.reduce(0) { $0 + $1.bytesOnDisk },
-            expectedBytes: lengths.contains(nil) ? nil : lengths.reduce(0) { $0 + ($1 ?? 0) })
+            bytesOnDisk: counted.reduce(0) { $0.addingSaturated($1.bytesOnDisk) },
+            expectedBytes: lengths.contains(nil) ? nil : lengths.reduce(0) { $0.addingSaturated($1 ?? 0) })
     }
 }

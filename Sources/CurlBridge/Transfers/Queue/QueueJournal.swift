@@ -4,8 +4,13 @@ import Glibc
 #endif
 
 /// A ``DownloadQueue``'s durable state: one record per line, JSON, appended and flushed
-/// (`fsync`) before the queue acts on it. A line cut short by a crash is ignored. Opening
-/// rewrites the journal as one record per download (a temporary file, flushed, renamed).
+/// (`fsync`) before the queue acts on it, in a ``PrivateDirectory``. Opening reads the records
+/// back through ``records(in:)``, which refuses a damaged journal rather than drop a line of it,
+/// and rewrites it as one record per download (a new temporary file, flushed, renamed).
+///
+/// An append that fails (a full disk) is cut off again, so a failed write never leaves half a line
+/// for the next append to follow: the only damage a crash can leave is the last line cut short,
+/// which ``records(in:)`` ignores.
 ///
 /// Confined to its queue's lock.
 struct QueueJournal {
@@ -17,10 +22,16 @@ struct QueueJournal {
 
         var operation: Operation
         var id: UInt64
-        /// `enqueue`: the request, without its secrets.
+        /// `enqueue`: the request, without its secrets (``StoredURL``: no user info, and no query
+        /// when ``omitsQuery``).
         var url: String?
         var headers: [[String]]?
         var destination: String?
+        /// `enqueue`: the SHA-256 the file must have, 64 lowercase hexadecimal digits.
+        var expectedSHA256: String?
+        /// `enqueue`: `true` when ``url`` was journaled without its query, which the program
+        /// gives again (``DownloadQueue/RejoinedRequest``) for a later process to send it.
+        var omitsQuery: Bool?
         /// `checkpoint`: what is safely on disk.
         var resume: ResumeData?
         /// `finish`.
@@ -30,60 +41,126 @@ struct QueueJournal {
         var error: String?
     }
 
-    let url: URL
+    /// The journal's file name in the state directory.
+    static let fileName = "journal"
+    /// The start of a rewrite's temporary file's name (a random token follows).
+    static let temporaryPrefix = "journal.tmp"
+    /// The start of the name a damaged journal is kept under, when the options say to set it aside.
+    static let damagedPrefix = "journal.damaged-"
+
+    /// The state directory, open for as long as the journal is.
+    let directory: PrivateDirectory
     private var descriptor: Int32
+    /// The journal's length after its last complete record: where a failed append is cut back to.
+    private var length: off_t
     /// The state directory's lock file, held (`flock`) while the journal is open: one queue at a
     /// time per directory, in this process or another; the kernel releases it when a process dies.
     private let lock: Int32
 
-    /// Opens the journal in `directory` (created `0700` if missing) and returns its records.
-    static func open(in directory: URL) throws(RequestError) -> (QueueJournal, [Record]) {
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw RequestError(.fileIO, "cannot create the queue's state directory \(directory.path): \(error.localizedDescription)")
+    /// The journal's path.
+    var url: URL { directory.url.appendingPathComponent(Self.fileName) }
+
+    /// What opening found.
+    struct Opened {
+        var journal: QueueJournal
+        var records: [Record]
+        /// Where a damaged journal was set aside, when it was.
+        var setAside: URL?
+    }
+
+    /// Opens the journal of the state directory `url` (created `0700` if missing; an existing one
+    /// must be this user's alone) and returns its records.
+    ///
+    /// - Parameter setsAsideDamage: Whether a damaged journal is renamed `journal.damaged-TIME`
+    ///   and the queue opened empty; when `false`, opening fails and the journal is left as it is.
+    /// - Throws: ``RequestError/Code/fileIO`` when the directory cannot be trusted (see
+    ///   ``PrivateDirectory``), is open in another queue, the journal is not a regular file or
+    ///   cannot be read or written, or it is damaged (the message names the line).
+    static func open(in url: URL, setsAsideDamage: Bool) throws(RequestError) -> Opened {
+        let directory = try PrivateDirectory(opening: url, role: "queue state directory")
+        let lock: Int32
+        switch directory.openFile("lock", O_RDWR | O_CREAT) {
+        case .success(let opened): lock = opened
+        case .failure(let error): throw fileError(error.code.rawValue, "cannot open the lock file of \(directory.url.path)")
         }
-        let lock = Glibc.open(directory.appendingPathComponent("lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lock >= 0, flock(lock, LOCK_EX | LOCK_NB) == 0 else {
-            if lock >= 0 { Glibc.close(lock) }
-            throw RequestError(.fileIO, "the queue state directory \(directory.path) is open in another queue")
-        }
-        let url = directory.appendingPathComponent("journal")
-        let records = (FileManager.default.contents(atPath: url.path) ?? Data())
-            .split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
-            .compactMap { try? JSONDecoder().decode(Record.self, from: Data($0)) }
-        let descriptor = Glibc.open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            let code = errno
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
             Glibc.close(lock)
-            throw RequestError(.fileIO, "cannot open the journal \(url.path): \(String(cString: strerror(code)))")
+            throw RequestError(.fileIO, "the queue state directory \(directory.url.path) is open in another queue")
         }
-        return (QueueJournal(url: url, descriptor: descriptor, lock: lock), records)
-    }
-
-    /// Appends `record` and flushes it.
-    func append(_ record: Record) throws(RequestError) {
-        try write([record], to: descriptor)
-    }
-
-    /// Replaces the journal with `records`: written to a temporary file, flushed and renamed.
-    mutating func rewrite(_ records: [Record]) throws(RequestError) {
-        let temporary = url.path + ".tmp"
-        let fresh = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fresh >= 0 else { throw RequestError(.fileIO, "cannot write \(temporary): \(String(cString: strerror(errno)))") }
         do throws(RequestError) {
-            try write(records, to: fresh)
+            // What a rewrite interrupted by a crash left (earlier versions used the fixed name `journal.tmp`).
+            for name in directory.names where name.hasPrefix(temporaryPrefix) { directory.remove(name) }
+            let bytes: Data
+            switch directory.contents(of: fileName) {
+            case .success(let data): bytes = data ?? Data()
+            case .failure(let error): throw fileError(error.code.rawValue, "cannot read the journal \(directory.url.path)/\(fileName)")
+            }
+            var replayed: [Record] = []
+            var setAside: URL?
+            switch records(in: bytes) {
+            case .success(let read):
+                replayed = read
+            case .failure(let damage):
+                let path = "\(directory.url.path)/\(fileName)"
+                guard setsAsideDamage else {
+                    throw RequestError(
+                        .fileIO,
+                        "the journal \(path) is damaged at \(damage): the queue does not open with a record missing. Repair or remove it, or open with Options.setsAsideDamagedJournal to keep it aside and start empty")
+                }
+                let kept = damagedPrefix + String(Int(Date().timeIntervalSince1970))
+                if let code = directory.rename(fileName, to: kept) { throw fileError(code.rawValue, "cannot set the damaged journal \(path) aside") }
+                directory.sync()
+                setAside = directory.url.appendingPathComponent(kept)
+            }
+            let descriptor: Int32
+            switch directory.openFile(fileName, O_WRONLY | O_CREAT | O_APPEND) {
+            case .success(let opened): descriptor = opened
+            case .failure(let error): throw fileError(error.code.rawValue, "cannot open the journal \(directory.url.path)/\(fileName)")
+            }
+            var status = stat()
+            guard fstat(descriptor, &status) == 0 else {
+                let code = errno
+                Glibc.close(descriptor)
+                throw fileError(code, "cannot open the journal \(directory.url.path)/\(fileName)")
+            }
+            let journal = QueueJournal(directory: directory, descriptor: descriptor, length: status.st_size, lock: lock)
+            return Opened(journal: journal, records: replayed, setAside: setAside)
         } catch {
-            Glibc.close(fresh)
+            Glibc.close(lock)
             throw error
         }
-        guard rename(temporary, url.path) == 0 else {
-            Glibc.close(fresh)
-            throw RequestError(.fileIO, "cannot replace the journal \(url.path): \(String(cString: strerror(errno)))")
+    }
+
+    /// Appends `record` and flushes it; on failure the journal is cut back to its last complete
+    /// record.
+    mutating func append(_ record: Record) throws(RequestError) {
+        length = try write([record], to: descriptor, after: length)
+    }
+
+    /// Replaces the journal with `records`: written to a new temporary file (`O_EXCL`), flushed
+    /// and renamed over it.
+    mutating func rewrite(_ records: [Record]) throws(RequestError) {
+        let (name, fresh): (String, Int32)
+        switch directory.createTemporary(prefix: Self.temporaryPrefix + ".") {
+        case .success(let created): (name, fresh) = created
+        case .failure(let error): throw Self.fileError(error.code.rawValue, "cannot write a new journal in \(directory.url.path)")
         }
+        let written: off_t
+        do throws(RequestError) {
+            written = try write(records, to: fresh, after: 0)
+            if let code = directory.rename(name, to: Self.fileName) {
+                throw Self.fileError(code.rawValue, "cannot replace the journal \(url.path)")
+            }
+        } catch {
+            Glibc.close(fresh)
+            directory.remove(name)
+            throw error
+        }
+        directory.sync()
+        _ = fcntl(fresh, F_SETFL, O_APPEND)
         Glibc.close(descriptor)
         descriptor = fresh
-        _ = lseek(descriptor, 0, SEEK_END)
+        length = written
     }
 
     /// Closes the journal and gives up the directory's lock.
@@ -92,7 +169,14 @@ struct QueueJournal {
         Glibc.close(lock)
     }
 
-    private func write(_ records: [Record], to descriptor: Int32) throws(RequestError) {
+    /// Writes `records` to `descriptor` (whose complete records end at `start`) and flushes them;
+    /// returns the new end. On failure, cuts the file back to `start` — and if that failed too, the
+    /// next write cuts it first or writes nothing.
+    private func write(_ records: [Record], to descriptor: Int32, after start: off_t) throws(RequestError) -> off_t {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_size == start || ftruncate(descriptor, start) == 0 else {
+            throw Self.fileError(errno, "cannot cut the queue's journal \(url.path) back to its last complete record")
+        }
         var data = Data()
         for record in records {
             guard let line = try? JSONEncoder().encode(record) else { continue }
@@ -102,9 +186,15 @@ struct QueueJournal {
         let failure = data.withUnsafeBytes { writeAll($0, to: descriptor) }
         guard failure == nil, fsync(descriptor) == 0 else {
             let code = failure ?? errno
-            throw RequestError(
-                .fileIO, "cannot write the queue's journal \(url.path): \(String(cString: strerror(code)))",
-                underlying: POSIXErrorCode(rawValue: code).map { POSIXError($0) })
+            _ = ftruncate(descriptor, start)
+            throw Self.fileError(code, "cannot write the queue's journal \(url.path)")
         }
+        return start + off_t(data.count)
+    }
+
+    private static func fileError(_ code: Int32, _ what: String) -> RequestError {
+        RequestError(
+            .fileIO, "\(what): \(String(cString: strerror(code)))",
+            underlying: POSIXErrorCode(rawValue: code).map { POSIXError($0) })
     }
 }

@@ -2,9 +2,11 @@ import Foundation
 
 /// One download of a ``DownloadQueue``, as the queue last saw it.
 public struct QueuedDownload: Sendable, Identifiable {
-    /// The identifier ``DownloadQueue/enqueue(_:to:)`` returned; it survives restarts.
+    /// The identifier ``DownloadQueue/enqueue(_:to:expectedSHA256:)`` returned; it survives restarts.
     public let id: UInt64
-    /// The URL it downloads.
+    /// The URL it downloads, as the journal keeps it: without user info (credentials come from
+    /// the transport's configuration), and without its query when the queue's
+    /// ``DownloadQueue/Options/journalsQuery`` is `false`.
     public let url: String
     /// Where the file goes.
     public let destination: URL
@@ -16,6 +18,9 @@ public struct QueuedDownload: Sendable, Identifiable {
     public var expectedLength: Int64?
     /// The finished file's SHA-256.
     public var sha256: String?
+    /// The SHA-256 the file must have, as given to ``DownloadQueue/enqueue(_:to:expectedSHA256:)``
+    /// (lowercase); `nil` when none was.
+    public var expectedSHA256: String? = nil
     /// Why it failed, or why the queue paused it.
     public var error: RequestError?
 
