@@ -32,6 +32,12 @@ struct DownloadQueueTests {
         var outputNames: [String] { outputs.contents }
     }
 
+    /// A queue on `scratch`'s state directory that checkpoints every 64 KiB, opened off the pool.
+    private func checkpointingQueue(_ scratch: Scratch, _ server: TestServer) async throws -> DownloadQueue {
+        try await offThePool { try DownloadQueue(
+            stateDirectory: scratch.state, transport: Fixture.transport(server), options: .init(checkpointInterval: 65_536)) }
+    }
+
     private func url(_ server: TestServer, tls: Bool, _ size: Int, key: String, _ extra: String = "") -> String {
         "\(tls ? server.httpsURL : server.httpURL)resource/\(size)?count=\(key)\(extra)"
     }
@@ -84,8 +90,7 @@ struct DownloadQueueTests {
     /// A queue with a download stopped after its first checkpoints and paused; closed before it returns.
     /// Returns its id and the bytes its pause kept (all it received: the server stalls after 300,000).
     private func pausedDownload(_ scratch: Scratch, _ server: TestServer, key: String) async throws -> (UInt64, Int64) {
-        let queue = try await offThePool { try DownloadQueue(
-            stateDirectory: scratch.state, transport: Fixture.transport(server), options: .init(checkpointInterval: 65_536)) }
+        let queue = try await checkpointingQueue(scratch, server)
         let id = try await offThePool { try queue.enqueue(.get(url(server, tls: false, 500_000, key: key, "&stall-after=300000")), to: scratch.file("big")) }
         try await waitFor("three checkpoints") { (queue.download(id)?.bytesOnDisk ?? 0) >= 196_608 }
         try await waitFor("the server's 300,000 bytes, which a test can then count on") { TestServer.bytesServed(key: key) == 300_000 }
@@ -135,8 +140,7 @@ struct DownloadQueueTests {
         defer { scratch.remove() }
         let server = try await Fixture.server()
         let key = UUID().uuidString
-        let queue = try await offThePool { try DownloadQueue(
-            stateDirectory: scratch.state, transport: Fixture.transport(server), options: .init(checkpointInterval: 65_536)) }
+        let queue = try await checkpointingQueue(scratch, server)
         let events = queue.events
         let id = try await offThePool { try queue.enqueue(.get(url(server, tls: false, 500_000, key: key, "&stall-after=300000")), to: scratch.file("big")) }
         let waiting = Task.detached { await onWorkerThread { Result { () throws(RequestError) in try queue.waitForAll() } } }
@@ -190,8 +194,7 @@ struct DownloadQueueTests {
         defer { scratch.remove() }
         let server = try await Fixture.server()
         let key = UUID().uuidString
-        let queue = try await offThePool { try DownloadQueue(
-            stateDirectory: scratch.state, transport: Fixture.transport(server), options: .init(checkpointInterval: 65_536)) }
+        let queue = try await checkpointingQueue(scratch, server)
         let id = try await offThePool { try queue.enqueue(.get(url(server, tls: false, 500_000, key: key, "&cut=300000")), to: scratch.file("cut")) }
         let done = try await onWorkerThread { Result { () throws(RequestError) in try queue.wait(for: id) } }.get()
 
@@ -236,8 +239,7 @@ struct DownloadQueueTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let server = try await Fixture.server()
-        let queue = try await offThePool { try DownloadQueue(
-            stateDirectory: scratch.state, transport: Fixture.transport(server), options: .init(checkpointInterval: 65_536)) }
+        let queue = try await checkpointingQueue(scratch, server)
         let id = try await offThePool { try queue.enqueue(.get(url(server, tls: false, 500_000, key: UUID().uuidString, "&stall-after=300000")), to: scratch.file("x")) }
         try await waitFor("a checkpoint") { (queue.download(id)?.bytesOnDisk ?? 0) > 0 }
         try await offThePool { queue.cancel(id) }
