@@ -122,4 +122,33 @@ struct FuzzRegressionTests {
             #expect(transport.reusedEasyHandleCount == 0, "a handle was reused on a libcurl where that is unsafe")
         }
     }
+
+    // MARK: The cache's parsers (FuzzHTTPDate, FuzzCacheControl, FuzzCacheEntry)
+
+    /// FuzzHTTPDate: `format` turned the instant into an `Int` unchecked (a trap beyond ±2^63 s,
+    /// for NaN and the infinities) and wrote a year below 1000 with fewer than four digits
+    /// (`Sat, 01 Jan 0 00:00:00 GMT`), which is no HTTP date: `parse` refused what `format`
+    /// wrote. It now writes four digits and, outside the years 0000–9999, the nearest second it can.
+    @Test("HTTPDate.format writes four-digit years, outside 0000-9999 the nearest second, and never traps", arguments: [
+        (-62_167_219_200, "Sat, 01 Jan 0000 00:00:00 GMT"), (-61_000_000_000, "Fri, 26 Dec 0036 11:33:20 GMT"),
+        (253_402_300_799.5, "Fri, 31 Dec 9999 23:59:59 GMT"), (1e300, "Fri, 31 Dec 9999 23:59:59 GMT"),
+        (-1e300, "Sat, 01 Jan 0000 00:00:00 GMT"), (.infinity, "Fri, 31 Dec 9999 23:59:59 GMT"),
+        (-.infinity, "Sat, 01 Jan 0000 00:00:00 GMT"), (.nan, "Sat, 01 Jan 0000 00:00:00 GMT"),
+    ] as [(Double, String)])
+    func httpDateFormatsEveryInstant(instant: Double, expected: String) {
+        let formatted = HTTPDate.format(Date(timeIntervalSince1970: instant))
+        #expect(formatted == expected)
+        #expect(HTTPDate.parse(formatted).map(HTTPDate.format) == formatted)
+    }
+
+    /// FuzzHTTPDate: the date's numbers were read with `Int(_:)`, which takes a sign, so
+    /// `+8:49:37` was a time and `-994` a year (one `format` cannot write); and a leap second at
+    /// the end of 9999 named the year 10000.
+    @Test("HTTPDate.parse takes digits only, and no date after 9999", arguments: [
+        "Sun, 06 Nov 1994 +8:49:37 GMT", "Sun, 06 Nov -994 08:49:37 GMT", "Sun, +6 Nov 1994 08:49:37 GMT",
+        "Sunday, +6-Nov-94 08:49:37 GMT", "Sun Nov +6 08:49:37 1994", "Sun Nov 006 08:49:37 1994", "Fri, 31 Dec 9999 23:59:60 GMT",
+    ])
+    func httpDateNumbersAreDigits(text: String) {
+        #expect(HTTPDate.parse(text) == nil)
+    }
 }
