@@ -1,4 +1,5 @@
 @testable import CurlBridge
+import CurlBridgeTestServer
 import Foundation
 import HTTPTypes
 import Testing
@@ -150,5 +151,36 @@ struct FuzzRegressionTests {
     ])
     func httpDateNumbersAreDigits(text: String) {
         #expect(HTTPDate.parse(text) == nil)
+    }
+
+    /// FuzzCacheControl (against RFC 9110's grammar): a quoted string ended at its first `"`, even
+    /// an escaped one (`\"`, a quoted-pair), and the rest of it was read as directives — so text
+    /// inside an extension's quoted string could add `public` and a `max-age` to a response to a
+    /// credentialed request. Also: a `"` or `,` followed by a combining mark was one character
+    /// (a grapheme cluster), not a delimiter; a number too large for an `Int` read as
+    /// 2,147,483,647, smaller than a number that fits; `max-stale=abc` allowed any staleness.
+    @Test("Cache-Control: quoted-pairs and combining marks stay inside a quoted string; huge numbers are the largest")
+    func cacheControlByTheGrammar() {
+        let escaped = CacheControl([.cacheControl: #"ext="a\", public, max-age=999999, b=\"", max-age=0, private"#])
+        #expect(escaped.maxAge == 0 && !escaped.isPublic && escaped.isPrivate)
+        let marked = CacheControl([.cacheControl: "ext=\"\u{301}, no-store, max-age=60, x=\", max-age=5"])
+        #expect(!marked.noStore && marked.maxAge == 5)
+        #expect(CacheControl([.cacheControl: "max-age=99999999999999999999"]).maxAge == Int.max)
+        #expect(CacheControl([.cacheControl: "max-stale=abc"]).maxStale == nil)
+        #expect(CacheControl([.cacheControl: "max-stale"]).maxStale == .some(nil))
+    }
+
+    @Test("A quoted string cannot smuggle public and max-age into the response to a credentialed request")
+    func quotedPairCannotMakeACredentialedResponseStorable() async throws {
+        let server = try await Fixture.server()
+        let origin = CountedOrigin(server) { number, _ in
+            CountedOrigin.answer("alice's \(number)", [("Cache-Control", #"ext="\", public, max-age=600, x=\"", max-age=0"#)])
+        }
+        let (transport, _) = try cachingTransport(server)
+        let request = Request.get(String(origin.path.dropFirst())).header("Authorization", "Bearer alice")
+        _ = try await AsyncClient(transport: transport).send(request)
+        let second = try await AsyncClient(transport: transport).send(request)
+        #expect(second.cacheStatus == .miss && String(decoding: second.body, as: UTF8.self) == "alice's 2")
+        #expect(origin.count == 2)
     }
 }
