@@ -183,4 +183,26 @@ struct FuzzRegressionTests {
         #expect(second.cacheStatus == .miss && String(decoding: second.body, as: UTF8.self) == "alice's 2")
         #expect(origin.count == 2)
     }
+
+    /// FuzzCacheControl: a hit's `Age` field was `String(Int(age))`, and `Int(_:)` traps above
+    /// `Int.max`: a server sending `Age: 9223372036854775807` (an `Int`, read as it is) crashed
+    /// the process at the next request that may take a stale response.
+    @Test("A stored response with an Age near Int.max is served with that Age, not a trap")
+    func hugeAgeIsServed() async throws {
+        let server = try await Fixture.server()
+        let origin = CountedOrigin(server) { number, _ in
+            CountedOrigin.answer("body \(number)", [("Cache-Control", "max-age=60"), ("Age", "9223372036854775807")])
+        }
+        let (transport, _) = try cachingTransport(server)
+        let client = AsyncClient(transport: transport)
+        let path = String(origin.path.dropFirst())
+        _ = try await client.send(.get(path))
+        let offline = try await client.send(.get(path).cachePolicy(.returnCacheDataElseLoad))
+        let maxStale = try await client.send(.get(path).header("Cache-Control", "max-stale"))
+        for response in [offline, maxStale] {
+            #expect(response.cacheStatus == .staleServed && String(decoding: response.body, as: UTF8.self) == "body 1")
+            #expect(response.headerFields[HTTPField.Name("Age")!] == String(Int.max))
+        }
+        #expect(origin.count == 1)
+    }
 }

@@ -52,7 +52,7 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
         case .serve(let stored, let status):
             let served = exchange(id, request, prepared, .serving, receiver, now)
             var fields = stored.headerFields
-            fields[HTTPField.Name("Age")!] = String(Int(CacheFreshness(of: stored, now: now).age))
+            fields[HTTPField.Name("Age")!] = CacheFreshness(of: stored, now: now).ageFieldValue
             serve(stored, fields: fields, metrics: .fromCache(status), on: served)
         case .notModified(let stored):
             let served = exchange(id, request, prepared, .serving, receiver, now)
