@@ -205,4 +205,57 @@ struct FuzzRegressionTests {
         }
         #expect(origin.count == 1)
     }
+
+    /// FuzzCacheControl: a 304's fields were appended to the stored response's (and its
+    /// `Set-Cookie` to those), and `HTTPFields` traps on its 65,535th field: a server answering
+    /// with 40,000 short fields, then a 304 with 30,000 others (each head under the 256 KiB
+    /// limit), crashed the process.
+    @Test("A 304 whose fields and the stored ones are more than a response holds updates it without a trap")
+    func notModifiedBeyondTheFieldLimit() async throws {
+        let server = try await Fixture.server()
+        let origin = CountedOrigin(server) { _, request in
+            if request.header("If-None-Match") == "\"v\"" {
+                return CountedOrigin.answer("", status: 304, [("ETag", "\"v\""), ("Set-Cookie", "s=1")] + Array(repeating: ("b", "2"), count: 30_000))
+            }
+            return CountedOrigin.answer("body", [("Cache-Control", "max-age=0"), ("ETag", "\"v\"")] + Array(repeating: ("a", "1"), count: 40_000))
+        }
+        let (transport, _) = try cachingTransport(server)
+        let client = AsyncClient(transport: transport)
+        let path = String(origin.path.dropFirst())
+        _ = try await client.send(.get(path))
+        let revalidated = try await client.send(.get(path))
+        #expect(revalidated.cacheStatus == .revalidated && String(decoding: revalidated.body, as: UTF8.self) == "body")
+        #expect(revalidated.headerFields.count == StoredResponse.maximumFieldCount)
+        #expect(origin.count == 2)
+    }
+
+    /// FuzzCacheEntry (a file sealed with the key, as a disk returning garbage or anyone holding
+    /// the key writes it): an entry with 65,535 header fields or more passed every check and
+    /// trapped in `HTTPFields` when it was read to be served.
+    @Test("An entry file with more header fields than a response holds is refused, not a trap")
+    func entryWithTooManyFields() async throws {
+        let directory = temporaryCacheDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try await offThePool { try DiskCacheStore(directory: directory, limit: 1 << 30) }
+        let url = "https://bank.example/api"
+        let response = StoredResponse(
+            url: url, partition: "p", status: .ok, headerFields: [.cacheControl: "max-age=60"], httpVersion: .http1_1,
+            body: Data("12345".utf8), requestTime: Date(timeIntervalSince1970: 1_000), responseTime: Date(timeIntervalSince1970: 1_001),
+            variant: [:])
+        store.store(response)
+        try await offThePool { store.flush() }
+        var metadata = CacheEntryFile.metadata(of: response)
+        metadata.fields = Array(repeating: ["a", "1"], count: 70_000)
+        let json = try JSONEncoder().encode(metadata)
+        var data = Data(CacheEntryFile.magic)
+        withUnsafeBytes(of: UInt32(json.count).littleEndian) { data.append(contentsOf: $0) }
+        data.append(json)
+        data.append(response.body)
+        data.append(contentsOf: CacheEntryFile.seal(data, keyedHash: store.keyedHash))
+        let name = CacheEntryFile.name(url: url, partition: "p", variant: [:], keyedHash: store.keyedHash)
+        try data.write(to: store.directory.url.appendingPathComponent(name))
+
+        #expect(CacheEntryFile.decode(data, keyedHash: store.keyedHash) == nil)
+        #expect(store.variants(of: url, partition: "p").isEmpty)
+    }
 }

@@ -144,9 +144,11 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
             cache.store.store(updated)
             var metrics = response.metrics
             metrics.cacheStatus = .revalidated
-            // The caller sees the cookies the 304 set (curl's jar took them), which are not stored.
+            // The caller sees the cookies the 304 set (curl's jar took them), which are not stored
+            // (as many as a response holds).
             var fields = updated.headerFields
-            fields.append(contentsOf: response.headerFields.filter { CacheAdmission.cookieSettingNames.contains($0.name.canonicalName) })
+            let cookies = response.headerFields.filter { CacheAdmission.cookieSettingNames.contains($0.name.canonicalName) }
+            fields.append(contentsOf: cookies.prefix(max(0, StoredResponse.maximumFieldCount - fields.count)))
             serve(updated, fields: fields, metrics: metrics, on: exchange)
             return
         }
