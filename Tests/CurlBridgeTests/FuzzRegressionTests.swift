@@ -258,4 +258,29 @@ struct FuzzRegressionTests {
         #expect(CacheEntryFile.decode(data, keyedHash: store.keyedHash) == nil)
         #expect(store.variants(of: url, partition: "p").isEmpty)
     }
+
+    /// FuzzCacheControl: `returnCacheDataDontLoad` promises never to send a request (a transport
+    /// without a cache fails it with notCached), but the cache passed on what it keeps out of —
+    /// a POST, a `no-store` request — and a conditional request its stored response could not
+    /// answer with a 304, and each reached the server.
+    @Test("returnCacheDataDontLoad sends nothing: not a POST, a no-store or a conditional request", arguments: ClientStyle.allCases)
+    func returnCacheDataDontLoadNeverSends(style: ClientStyle) async throws {
+        let server = try await Fixture.server()
+        let origin = CountedOrigin(server) { number, _ in
+            CountedOrigin.answer("body \(number)", [("Cache-Control", "max-age=60"), ("ETag", "\"v1\"")])
+        }
+        let (transport, _) = try cachingTransport(server)
+        let path = String(origin.path.dropFirst())
+        _ = try await style.send(.get(path), through: transport).get()
+
+        let conditional = await style.send(.get(path).header("If-None-Match", "\"v0\"").cachePolicy(.returnCacheDataDontLoad), through: transport)
+        let noStore = await style.send(.get(path).header("Cache-Control", "no-store").cachePolicy(.returnCacheDataDontLoad), through: transport)
+        let post = await style.send(Request.post(path).cachePolicy(.returnCacheDataDontLoad), through: transport)
+
+        #expect(origin.count == 1)
+        #expect(post.failure?.code == .notCached)
+        #expect(noStore.failure?.code == .notCached)
+        let answered = try conditional.get()
+        #expect(answered.status == .ok && answered.cacheStatus == .hit && String(decoding: answered.body, as: UTF8.self) == "body 1")
+    }
 }
