@@ -16,12 +16,17 @@ let package = Package(
         // libcurl's URL parser, for the targets that compare CurlBridge's view of a URL with curl's.
         .systemLibrary(name: "CCurlFuzz", pkgConfig: "libcurl"),
         // Reading typed values from the fuzzer's bytes, invariant checks, a loopback peer.
-        .target(name: "FuzzSupport", dependencies: ["CCurlFuzz", .product(name: "CurlBridge", package: "CurlBridge")]),
+        .target(name: "FuzzSupport", dependencies: [
+            "CCurlFuzz", .product(name: "CurlBridge", package: "CurlBridge"), .product(name: "HTTPTypes", package: "swift-http-types"),
+        ]),
         .executableTarget(name: "FuzzRequest", dependencies: fuzzTargetDependencies),
         .executableTarget(name: "FuzzForm", dependencies: fuzzTargetDependencies),
         .executableTarget(name: "FuzzMultipart", dependencies: fuzzTargetDependencies),
         .executableTarget(name: "FuzzResponseHead", dependencies: fuzzTargetDependencies),
         .executableTarget(name: "FuzzRedirect", dependencies: fuzzTargetDependencies),
+        .executableTarget(name: "FuzzCacheControl", dependencies: fuzzTargetDependencies),
+        .executableTarget(name: "FuzzHTTPDate", dependencies: fuzzTargetDependencies),
+        .executableTarget(name: "FuzzCacheEntry", dependencies: fuzzTargetDependencies),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 @testable import CurlBridge
+import CurlBridgeTestServer
 import Foundation
 import HTTPTypes
 import Testing
@@ -121,5 +122,167 @@ struct FuzzRegressionTests {
         if !CurlGlobal.clearsHeaderStateOnReuse {
             #expect(transport.reusedEasyHandleCount == 0, "a handle was reused on a libcurl where that is unsafe")
         }
+    }
+
+    // MARK: The cache's parsers (FuzzHTTPDate, FuzzCacheControl, FuzzCacheEntry)
+
+    /// FuzzHTTPDate: `format` turned the instant into an `Int` unchecked (a trap beyond ±2^63 s,
+    /// for NaN and the infinities) and wrote a year below 1000 with fewer than four digits
+    /// (`Sat, 01 Jan 0 00:00:00 GMT`), which is no HTTP date: `parse` refused what `format`
+    /// wrote. It now writes four digits and, outside the years 0000–9999, the nearest second it can.
+    @Test("HTTPDate.format writes four-digit years, outside 0000-9999 the nearest second, and never traps", arguments: [
+        (-62_167_219_200, "Sat, 01 Jan 0000 00:00:00 GMT"), (-61_000_000_000, "Fri, 26 Dec 0036 11:33:20 GMT"),
+        (253_402_300_799.5, "Fri, 31 Dec 9999 23:59:59 GMT"), (1e300, "Fri, 31 Dec 9999 23:59:59 GMT"),
+        (-1e300, "Sat, 01 Jan 0000 00:00:00 GMT"), (.infinity, "Fri, 31 Dec 9999 23:59:59 GMT"),
+        (-.infinity, "Sat, 01 Jan 0000 00:00:00 GMT"), (.nan, "Sat, 01 Jan 0000 00:00:00 GMT"),
+    ] as [(Double, String)])
+    func httpDateFormatsEveryInstant(instant: Double, expected: String) {
+        let formatted = HTTPDate.format(Date(timeIntervalSince1970: instant))
+        #expect(formatted == expected)
+        #expect(HTTPDate.parse(formatted).map(HTTPDate.format) == formatted)
+    }
+
+    /// FuzzHTTPDate: the date's numbers were read with `Int(_:)`, which takes a sign, so
+    /// `+8:49:37` was a time and `-994` a year (one `format` cannot write); and a leap second at
+    /// the end of 9999 named the year 10000.
+    @Test("HTTPDate.parse takes digits only, and no date after 9999", arguments: [
+        "Sun, 06 Nov 1994 +8:49:37 GMT", "Sun, 06 Nov -994 08:49:37 GMT", "Sun, +6 Nov 1994 08:49:37 GMT",
+        "Sunday, +6-Nov-94 08:49:37 GMT", "Sun Nov +6 08:49:37 1994", "Sun Nov 006 08:49:37 1994", "Fri, 31 Dec 9999 23:59:60 GMT",
+    ])
+    func httpDateNumbersAreDigits(text: String) {
+        #expect(HTTPDate.parse(text) == nil)
+    }
+
+    /// FuzzCacheControl (against RFC 9110's grammar): a quoted string ended at its first `"`, even
+    /// an escaped one (`\"`, a quoted-pair), and the rest of it was read as directives — so text
+    /// inside an extension's quoted string could add `public` and a `max-age` to a response to a
+    /// credentialed request. Also: a `"` or `,` followed by a combining mark was one character
+    /// (a grapheme cluster), not a delimiter; a number too large for an `Int` read as
+    /// 2,147,483,647, smaller than a number that fits (now every number past 2^31 - 1 is that,
+    /// RFC 9111 §1.2.2); `max-stale=abc` allowed any staleness.
+    @Test("Cache-Control: quoted-pairs and combining marks stay inside a quoted string; huge numbers are the largest")
+    func cacheControlByTheGrammar() {
+        let escaped = CacheControl([.cacheControl: #"ext="a\", public, max-age=999999, b=\"", max-age=0, private"#])
+        #expect(escaped.maxAge == 0 && !escaped.isPublic && escaped.isPrivate)
+        let marked = CacheControl([.cacheControl: "ext=\"\u{301}, no-store, max-age=60, x=\", max-age=5"])
+        #expect(!marked.noStore && marked.maxAge == 5)
+        #expect(CacheControl([.cacheControl: "max-age=99999999999999999999"]).maxAge == Int(Int32.max))
+        #expect(CacheControl([.cacheControl: "max-age=9223372036854775000"]).maxAge == Int(Int32.max), "never more than a larger number")
+        #expect(CacheControl([.cacheControl: "max-stale=abc"]).maxStale == nil)
+        #expect(CacheControl([.cacheControl: "max-stale"]).maxStale == .some(nil))
+    }
+
+    @Test("A quoted string cannot smuggle public and max-age into the response to a credentialed request")
+    func quotedPairCannotMakeACredentialedResponseStorable() async throws {
+        let server = try await Fixture.server()
+        let origin = CountedOrigin(server) { number, _ in
+            CountedOrigin.answer("alice's \(number)", [("Cache-Control", #"ext="\", public, max-age=600, x=\"", max-age=0"#)])
+        }
+        let (transport, _) = try cachingTransport(server)
+        let request = Request.get(String(origin.path.dropFirst())).header("Authorization", "Bearer alice")
+        _ = try await AsyncClient(transport: transport).send(request)
+        let second = try await AsyncClient(transport: transport).send(request)
+        #expect(second.cacheStatus == .miss && String(decoding: second.body, as: UTF8.self) == "alice's 2")
+        #expect(origin.count == 2)
+    }
+
+    /// FuzzCacheControl: a hit's `Age` field was `String(Int(age))`, and `Int(_:)` traps above
+    /// `Int.max`: a server sending `Age: 9223372036854775807` (an `Int`, read as it is) crashed
+    /// the process at the next request that may take a stale response.
+    @Test("A stored response with an Age near Int.max is served with an Age of at least 2^31 - 1, not a trap")
+    func hugeAgeIsServed() async throws {
+        let server = try await Fixture.server()
+        let origin = CountedOrigin(server) { number, _ in
+            CountedOrigin.answer("body \(number)", [("Cache-Control", "max-age=60"), ("Age", "9223372036854775807")])
+        }
+        let (transport, _) = try cachingTransport(server)
+        let client = AsyncClient(transport: transport)
+        let path = String(origin.path.dropFirst())
+        _ = try await client.send(.get(path))
+        let offline = try await client.send(.get(path).cachePolicy(.returnCacheDataElseLoad))
+        let maxStale = try await client.send(.get(path).header("Cache-Control", "max-stale"))
+        for response in [offline, maxStale] {
+            #expect(response.cacheStatus == .staleServed && String(decoding: response.body, as: UTF8.self) == "body 1")
+            #expect(response.headerFields[HTTPField.Name("Age")!].flatMap { Int($0) }.map { $0 >= Int(Int32.max) } == true)
+        }
+        #expect(origin.count == 1)
+    }
+
+    /// FuzzCacheControl: a 304's fields were appended to the stored response's (and its
+    /// `Set-Cookie` to those), and `HTTPFields` traps on its 65,535th field: a server answering
+    /// with 40,000 short fields, then a 304 with 30,000 others (each head under the 256 KiB
+    /// limit), crashed the process.
+    @Test("A 304 whose fields and the stored ones are more than a response holds updates it without a trap")
+    func notModifiedBeyondTheFieldLimit() async throws {
+        let server = try await Fixture.server()
+        let origin = CountedOrigin(server) { _, request in
+            if request.header("If-None-Match") == "\"v\"" {
+                return CountedOrigin.answer("", status: 304, [("ETag", "\"v\""), ("Set-Cookie", "s=1")] + Array(repeating: ("b", "2"), count: 30_000))
+            }
+            return CountedOrigin.answer("body", [("Cache-Control", "max-age=0"), ("ETag", "\"v\"")] + Array(repeating: ("a", "1"), count: 40_000))
+        }
+        let (transport, _) = try cachingTransport(server)
+        let client = AsyncClient(transport: transport)
+        let path = String(origin.path.dropFirst())
+        _ = try await client.send(.get(path))
+        let revalidated = try await client.send(.get(path))
+        #expect(revalidated.cacheStatus == .revalidated && String(decoding: revalidated.body, as: UTF8.self) == "body")
+        #expect(revalidated.headerFields.count == StoredResponse.maximumFieldCount)
+        #expect(origin.count == 2)
+    }
+
+    /// FuzzCacheEntry (a file sealed with the key, as a disk returning garbage or anyone holding
+    /// the key writes it): an entry with 65,535 header fields or more passed every check and
+    /// trapped in `HTTPFields` when it was read to be served.
+    @Test("An entry file with more header fields than a response holds is refused, not a trap")
+    func entryWithTooManyFields() async throws {
+        let directory = temporaryCacheDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try await offThePool { try DiskCacheStore(directory: directory, limit: 1 << 30) }
+        let url = "https://bank.example/api"
+        let response = StoredResponse(
+            url: url, partition: "p", status: .ok, headerFields: [.cacheControl: "max-age=60"], httpVersion: .http1_1,
+            body: Data("12345".utf8), requestTime: Date(timeIntervalSince1970: 1_000), responseTime: Date(timeIntervalSince1970: 1_001),
+            variant: [:])
+        store.store(response, persistent: true)
+        try await offThePool { store.flush() }
+        var metadata = CacheEntryFile.metadata(of: response)
+        metadata.fields = Array(repeating: ["a", "1"], count: 70_000)
+        let json = try JSONEncoder().encode(metadata)
+        var data = Data(CacheEntryFile.magic)
+        withUnsafeBytes(of: UInt32(json.count).littleEndian) { data.append(contentsOf: $0) }
+        data.append(json)
+        data.append(response.body)
+        data.append(contentsOf: CacheEntryFile.seal(data, keyedHash: store.keyedHash))
+        let name = CacheEntryFile.name(url: url, partition: "p", variant: [:], keyedHash: store.keyedHash)
+        try data.write(to: store.directory.url.appendingPathComponent(name))
+
+        #expect(CacheEntryFile.decode(data, keyedHash: store.keyedHash) == nil)
+        #expect(store.variants(of: url, partition: "p").isEmpty)
+    }
+
+    /// FuzzCacheControl: `returnCacheDataDontLoad` promises never to send a request (a transport
+    /// without a cache fails it with notCached), but the cache passed on what it keeps out of —
+    /// a POST, a `no-store` request — and a conditional request its stored response could not
+    /// answer with a 304, and each reached the server.
+    @Test("returnCacheDataDontLoad sends nothing: not a POST, a no-store or a conditional request", arguments: ClientStyle.allCases)
+    func returnCacheDataDontLoadNeverSends(style: ClientStyle) async throws {
+        let server = try await Fixture.server()
+        let origin = CountedOrigin(server) { number, _ in
+            CountedOrigin.answer("body \(number)", [("Cache-Control", "max-age=60"), ("ETag", "\"v1\"")])
+        }
+        let (transport, _) = try cachingTransport(server)
+        let path = String(origin.path.dropFirst())
+        _ = try await style.send(.get(path), through: transport).get()
+
+        let conditional = await style.send(.get(path).header("If-None-Match", "\"v0\"").cachePolicy(.returnCacheDataDontLoad), through: transport)
+        let noStore = await style.send(.get(path).header("Cache-Control", "no-store").cachePolicy(.returnCacheDataDontLoad), through: transport)
+        let post = await style.send(Request.post(path).cachePolicy(.returnCacheDataDontLoad), through: transport)
+
+        #expect(origin.count == 1)
+        #expect(post.failure?.code == .notCached)
+        #expect(noStore.failure?.code == .notCached)
+        let answered = try conditional.get()
+        #expect(answered.status == .ok && answered.cacheStatus == .hit && String(decoding: answered.body, as: UTF8.self) == "body 1")
     }
 }

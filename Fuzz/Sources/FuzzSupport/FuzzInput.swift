@@ -31,12 +31,22 @@ public struct FuzzInput {
     }
 
     /// The next field as a number in `range`: its decimal value when it is one, else the sum of
-    /// its bytes, wrapped into the range.
+    /// its bytes, wrapped into the range (a value already in the range is itself).
     public mutating func number(in range: ClosedRange<Int>) -> Int {
         let field = bytes()
         let raw = Int(String(decoding: field, as: UTF8.self)) ?? field.reduce(0) { $0 &+ Int($1) }
         let width = range.upperBound - range.lowerBound + 1
-        return range.lowerBound + ((raw % width) + width) % width
+        return range.lowerBound + ((raw &- range.lowerBound) % width + width) % width
+    }
+
+    /// The next field as a `Double`: its decimal (or `nan`, `inf`) value when it is one, else its
+    /// first eight bytes as the bits of one (little-endian, missing bytes zero), so any `Double`,
+    /// NaN and the infinities included, can be written.
+    public mutating func double() -> Double {
+        let field = bytes()
+        if let value = Double(String(decoding: field, as: UTF8.self)) { return value }
+        let bits = field.prefix(8).enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+        return Double(bitPattern: bits)
     }
 
     /// The next field as a choice among `options`.

@@ -50,14 +50,14 @@ enum CacheAdmission {
 
     /// `stored` updated by a `304 Not Modified` with `fields`, requested at `requestTime` and
     /// received at `responseTime`: each field the 304 carries replaces the stored one of its
-    /// name, but `Content-Length` (§3.2).
+    /// name, but `Content-Length` (§3.2). Of more fields than a response can hold
+    /// (``StoredResponse/maximumFieldCount``), the 304's last ones are dropped.
     static func updated(_ stored: StoredResponse, by fields: HTTPFields, requestTime: Date, responseTime: Date) -> StoredResponse {
         var updated = stored
         let replacing = storable(fields).filter { $0.name != .contentLength }
         let names = Set(replacing.map(\.name))
-        var merged = HTTPFields(stored.headerFields.filter { !names.contains($0.name) })
-        merged.append(contentsOf: replacing)
-        updated.headerFields = merged
+        let merged = Array(stored.headerFields.filter { !names.contains($0.name) }) + Array(replacing)
+        updated.headerFields = HTTPFields(merged.prefix(StoredResponse.maximumFieldCount))
         updated.requestTime = requestTime
         updated.responseTime = responseTime
         return updated

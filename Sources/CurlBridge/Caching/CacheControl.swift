@@ -30,10 +30,11 @@ struct CacheControl: Equatable {
         }
     }
 
-    private mutating func apply(_ name: String, _ value: Substring?) {
+    private mutating func apply(_ name: String, _ value: String?) {
         switch name {
         case "max-age": if maxAge == nil { maxAge = value.flatMap(Self.seconds) ?? 0 }
-        case "max-stale": if maxStale == nil { maxStale = .some(value.flatMap(Self.seconds)) }
+        // Without a value: any staleness; with one that is not a number: absent.
+        case "max-stale": if maxStale == nil, value == nil || value.flatMap(Self.seconds) != nil { maxStale = .some(value.flatMap(Self.seconds)) }
         case "min-fresh": if minFresh == nil, let seconds = value.flatMap(Self.seconds) { minFresh = seconds }
         case "s-maxage": if sharedMaxAge == nil, let seconds = value.flatMap(Self.seconds) { sharedMaxAge = seconds }
         case "no-cache": noCache = true
@@ -48,41 +49,61 @@ struct CacheControl: Equatable {
         }
     }
 
-    /// A delta-seconds value (§1.2.2): digits only; one above 2^31 - 1 counts as 2^31 - 1, as
-    /// §1.2.2 allows, so that no age or lifetime computed from it overflows (`Age:
+    /// A delta-seconds value (§1.2.2): ASCII digits only; one above 2^31 - 1 counts as 2^31 - 1,
+    /// as §1.2.2 allows, so that no age or lifetime computed from it overflows (`Age:
     /// 9223372036854775807` fits an `Int` but becomes 2^63 as a `Double`, which no `Int` holds).
-    static func seconds(_ text: Substring) -> Int? {
-        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+    static func seconds(_ text: some StringProtocol) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
         return min(Int(text) ?? .max, Int(Int32.max))
     }
 
-    /// The `name[=value]` pairs of one field line, names lowercased, quotes removed from values.
-    static func directives(_ line: String) -> [(String, Substring?)] {
-        var result: [(String, Substring?)] = []
-        var rest = Substring(line)
-        while !rest.isEmpty {
-            rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "," }
-            guard !rest.isEmpty else { break }
-            let nameEnd = rest.firstIndex { $0 == "=" || $0 == "," } ?? rest.endIndex
-            let name = rest[..<nameEnd].trimmingCharacters(in: .whitespaces).lowercased()
-            rest = rest[nameEnd...]
-            var value: Substring?
-            if rest.first == "=" {
-                rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" }
-                if rest.first == "\"" {
-                    let body = rest.dropFirst()
-                    let close = body.firstIndex(of: "\"") ?? body.endIndex
-                    value = body[..<close]
-                    rest = close == body.endIndex ? body[close...] : body[body.index(after: close)...]
-                    rest = rest.drop { $0 != "," }
+    /// The `name[=value]` pairs of one field line, names lowercased (ASCII), values without their
+    /// quotes and with their quoted-pairs (`\"`) unescaped (RFC 9110 §5.6.4). Read byte by byte,
+    /// so that a delimiter followed by a combining mark still delimits; spaces and tabs around
+    /// names and token values are dropped, as are stray bytes after a quoted string.
+    static func directives(_ line: String) -> [(name: String, value: String?)] {
+        let bytes = Array(line.utf8)
+        var index = 0
+        var result: [(name: String, value: String?)] = []
+        func isWhitespace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        func trimmed(_ range: Range<Int>) -> ArraySlice<UInt8> {
+            var slice = bytes[range]
+            while let first = slice.first, isWhitespace(first) { slice.removeFirst() }
+            while let last = slice.last, isWhitespace(last) { slice.removeLast() }
+            return slice
+        }
+        while index < bytes.count {
+            while index < bytes.count, bytes[index] == UInt8(ascii: ",") || isWhitespace(bytes[index]) { index += 1 }
+            guard index < bytes.count else { break }
+            let nameStart = index
+            while index < bytes.count, bytes[index] != UInt8(ascii: "="), bytes[index] != UInt8(ascii: ",") { index += 1 }
+            let name = String(decoding: trimmed(nameStart..<index).map(Self.asciiLowercased), as: UTF8.self)
+            var value: String?
+            if index < bytes.count, bytes[index] == UInt8(ascii: "=") {
+                index += 1
+                while index < bytes.count, isWhitespace(bytes[index]) { index += 1 }
+                if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+                    index += 1
+                    var unescaped: [UInt8] = []
+                    while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                        if bytes[index] == UInt8(ascii: "\\"), index + 1 < bytes.count { index += 1 }
+                        unescaped.append(bytes[index])
+                        index += 1
+                    }
+                    value = String(decoding: unescaped, as: UTF8.self)
+                    while index < bytes.count, bytes[index] != UInt8(ascii: ",") { index += 1 }
                 } else {
-                    let end = rest.firstIndex(of: ",") ?? rest.endIndex
-                    value = Substring(rest[..<end].trimmingCharacters(in: .whitespaces))
-                    rest = rest[end...]
+                    let valueStart = index
+                    while index < bytes.count, bytes[index] != UInt8(ascii: ",") { index += 1 }
+                    value = String(decoding: trimmed(valueStart..<index), as: UTF8.self)
                 }
             }
             if !name.isEmpty { result.append((name, value)) }
         }
         return result
+    }
+
+    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
     }
 }

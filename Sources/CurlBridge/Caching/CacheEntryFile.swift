@@ -35,11 +35,13 @@ enum CacheEntryFile {
 
         /// Whether every value is one a stored response can have: a status of 100–599, an HTTP
         /// version of single digits, times within a few thousand years of 1970, a body length
-        /// that is not negative, and header fields with valid names.
+        /// that is not negative, and header fields with valid names, no more than a response can
+        /// hold (``StoredResponse/maximumFieldCount``).
         var isValid: Bool {
             (100...599).contains(status) && version.count == 2 && version.allSatisfy { (0...9).contains($0) }
                 && [requestTime, responseTime].allSatisfy { $0.isFinite && abs($0) < 1e11 }
                 && bodyLength >= 0 && !url.isEmpty
+                && fields.count <= StoredResponse.maximumFieldCount
                 && fields.allSatisfy { $0.count == 2 && HTTPField.Name($0[0]) != nil }
         }
     }

@@ -18,6 +18,13 @@ struct CacheFreshness: Equatable {
     /// Seconds it has been stale; `0` while fresh.
     var staleness: TimeInterval { max(0, age - lifetime) }
 
+    /// The `Age` field a response served at this freshness carries (RFC 9111 §5.1): its age in
+    /// whole seconds, the largest `Int` when it is larger (an `Age` field's own value can be
+    /// close to that already).
+    var ageFieldValue: String {
+        age < 0x1p63 ? String(Int(age)) : String(Int.max)
+    }
+
     /// The status codes a response may be given heuristic freshness for (RFC 9110 §15.1).
     static let heuristicallyCacheable: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
 

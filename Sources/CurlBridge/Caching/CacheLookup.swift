@@ -29,16 +29,30 @@ enum CacheLookup: Equatable {
 
     /// The decision for `request`, given what is `stored` for its URL and partition (its
     /// variants, most recently used first; asked only when the request may use them) at `now`.
-    /// A request whose partition cannot be told is sent as it is.
+    /// A request whose partition cannot be told is sent as it is — but under
+    /// ``CachePolicy/returnCacheDataDontLoad``, which never sends a request (as without a
+    /// cache): what would be sent is ``Unavailable/policy``.
     static func decide(_ request: CacheRequest, stored: () -> [StoredResponse], now: Date) -> CacheLookup {
+        let decision = decideSending(request, stored: stored, now: now)
+        switch decision {
+        case .bypass, .forward, .validate:
+            return request.policy == .returnCacheDataDontLoad ? .unavailable(.policy) : decision
+        case .serve, .notModified, .unavailable:
+            return decision
+        }
+    }
+
+    private static func decideSending(_ request: CacheRequest, stored: () -> [StoredResponse], now: Date) -> CacheLookup {
         guard request.partition != nil, request.method == .get || request.method == .head, !request.isPartialOrPrecondition else {
             return .bypass
         }
         let decision = decideWithoutCallerValidators(request, stored: stored, now: now)
         guard request.hasValidators else { return decision }
-        // The caller's own conditional: answered from a fresh response, else sent as it is.
+        // The caller's own conditional: answered from a fresh response, else sent as it is (or,
+        // when it may not be sent, answered in full by the stored response).
         if case .serve(let entry, .hit) = decision, request.isNotModified(entry) { return .notModified(entry) }
         if case .unavailable = decision { return decision }
+        if request.policy == .returnCacheDataDontLoad, case .serve = decision { return decision }
         return .bypass
     }
 

@@ -53,7 +53,7 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
         case .serve(let stored, let status):
             let served = exchange(id, request, prepared, .serving, receiver, now)
             var fields = stored.headerFields
-            fields[HTTPField.Name("Age")!] = String(Int(CacheFreshness(of: stored, now: now).age))
+            fields[HTTPField.Name("Age")!] = CacheFreshness(of: stored, now: now).ageFieldValue
             serve(stored, fields: fields, metrics: .fromCache(status), on: served)
         case .notModified(let stored):
             let served = exchange(id, request, prepared, .serving, receiver, now)
@@ -148,9 +148,11 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
             if isOwnPartition { cache.store.store(updated, persistent: !exchange.request.identity.carriesPassword) }
             var metrics = response.metrics
             metrics.cacheStatus = .revalidated
-            // The caller sees the cookies the 304 set (curl's jar took them), which are not stored.
+            // The caller sees the cookies the 304 set (curl's jar took them), which are not stored
+            // (as many as a response holds).
             var fields = updated.headerFields
-            fields.append(contentsOf: response.headerFields.filter { CacheAdmission.cookieSettingNames.contains($0.name.canonicalName) })
+            let cookies = response.headerFields.filter { CacheAdmission.cookieSettingNames.contains($0.name.canonicalName) }
+            fields.append(contentsOf: cookies.prefix(max(0, StoredResponse.maximumFieldCount - fields.count)))
             serve(updated, fields: fields, metrics: metrics, on: exchange)
             return
         }

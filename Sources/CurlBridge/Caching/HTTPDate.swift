@@ -3,12 +3,21 @@ import Foundation
 /// HTTP dates (RFC 9110 §5.6.7): the IMF-fixdate every sender must use, and the obsolete RFC 850
 /// and asctime forms a recipient must accept. Parsed and formatted by hand: a `DateFormatter`
 /// costs more than the rest of a cache lookup.
+///
+/// Their years have four digits: an HTTP date is a second from 0000-01-01T00:00:00Z to
+/// 9999-12-31T23:59:59Z (``earliest`` to ``latest``).
 enum HTTPDate {
+    /// The first second an HTTP date can name, 0000-01-01T00:00:00Z.
+    static let earliest = Date(timeIntervalSince1970: -62_167_219_200)
+    /// The last second an HTTP date can name, 9999-12-31T23:59:59Z.
+    static let latest = Date(timeIntervalSince1970: 253_402_300_799)
+
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     private static let dayNames = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
 
-    /// The date `text` names, in any of the three forms; `nil` when it is not an HTTP date.
+    /// The date `text` names, in any of the three forms; `nil` when it is not an HTTP date (its
+    /// numbers are digits only, without a sign, and it names a second up to ``latest``).
     static func parse(_ text: some StringProtocol) -> Date? {
         // Single spaces only: a recipient need not repair `Thu, 18  Aug  2050` (RFC 9110 §5.6.7).
         var words = text.split(separator: " ", omittingEmptySubsequences: false)
@@ -18,20 +27,21 @@ enum HTTPDate {
         guard !words.contains(where: \.isEmpty) else { return nil }
         if words.count == 6, words[0].count == 4, words[0].last == ",", words[5].lowercased() == "gmt" {
             // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
-            guard words[1].count == 2, let day = Int(words[1]), let month = month(words[2]), words[3].count == 4,
-                  let year = Int(words[3]) else { return nil }
+            guard let day = number(words[1], digits: 2...2), let month = month(words[2]),
+                  let year = number(words[3], digits: 4...4) else { return nil }
             return date(year: year, month: month, day: day, time: words[4])
         }
         if words.count == 4, words[0].last == ",", words[3].lowercased() == "gmt" {
             // RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
             let parts = words[1].split(separator: "-")
-            guard parts.count == 3, parts[0].count == 2, let day = Int(parts[0]), let month = month(parts[1]),
-                  parts[2].count == 2, let short = Int(parts[2]) else { return nil }
+            guard parts.count == 3, let day = number(parts[0], digits: 2...2), let month = month(parts[1]),
+                  let short = number(parts[2], digits: 2...2) else { return nil }
             return date(year: short < 70 ? 2000 + short : 1900 + short, month: month, day: day, time: words[2])
         }
         if words.count == 5, words[0].count == 3 {
             // asctime: Sun Nov  6 08:49:37 1994
-            guard let month = month(words[1]), let day = Int(words[2]), words[4].count == 4, let year = Int(words[4]) else {
+            guard let month = month(words[1]), let day = number(words[2], digits: 1...2),
+                  let year = number(words[4], digits: 4...4) else {
                 return nil
             }
             return date(year: year, month: month, day: day, time: words[3])
@@ -39,18 +49,33 @@ enum HTTPDate {
         return nil
     }
 
-    /// `date` as an IMF-fixdate, the form to send.
+    /// `date` as an IMF-fixdate, the form to send: its second (rounded down); a date before
+    /// ``earliest`` or after ``latest``, which four digits cannot write, as that second (NaN as
+    /// ``earliest``).
     static func format(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let time = date.timeIntervalSince1970
+        let clamped = time.isNaN ? earliest.timeIntervalSince1970 : min(max(time, earliest.timeIntervalSince1970), latest.timeIntervalSince1970)
+        let seconds = Int(clamped.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let inDay = seconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
         let weekday = dayNames[((days % 7) + 7) % 7]
-        return "\(weekday), \(two(day)) \(monthNames[month - 1]) \(year) \(two(inDay / 3600)):\(two(inDay / 60 % 60)):\(two(inDay % 60)) GMT"
+        return "\(weekday), \(padded(day, 2)) \(monthNames[month - 1]) \(padded(year, 4)) "
+            + "\(padded(inDay / 3600, 2)):\(padded(inDay / 60 % 60, 2)):\(padded(inDay % 60, 2)) GMT"
     }
 
-    private static func two(_ value: Int) -> String {
-        value < 10 ? "0\(value)" : String(value)
+    /// `value` (not negative) in at least `width` digits, zeros first.
+    private static func padded(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    /// The number `text` writes in decimal digits only, as many as `digits` allows.
+    private static func number(_ text: some StringProtocol, digits: ClosedRange<Int>) -> Int? {
+        guard digits.contains(text.utf8.count), text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            return nil
+        }
+        return Int(text)
     }
 
     private static func month(_ word: some StringProtocol) -> Int? {
@@ -60,11 +85,14 @@ enum HTTPDate {
     /// The moment of a calendar day and an `hh:mm:ss` time, UTC.
     private static func date(year: Int, month: Int, day: Int, time: some StringProtocol) -> Date? {
         let parts = time.split(separator: ":")
-        guard parts.count == 3, parts.allSatisfy({ $0.count == 2 }), let hour = Int(parts[0]), let minute = Int(parts[1]), let second = Int(parts[2]),
+        guard parts.count == 3, let hour = number(parts[0], digits: 2...2), let minute = number(parts[1], digits: 2...2),
+              let second = number(parts[2], digits: 2...2),
               (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
         let days = self.days(year: year, month: month, day: day)
-        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + second))
+        let date = Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + second))
+        // A leap second at the very end of 9999 is the first second of a year four digits cannot write.
+        return date <= latest ? date : nil
     }
 
     /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).

@@ -22,6 +22,9 @@ struct StoredResponse: Sendable, Equatable {
     /// (``CacheRequest/variant(of:)``); a name the request did not send is absent.
     var variant: [String: String]
 
+    /// The most header fields a response can hold (`HTTPFields` traps on its 65,535th).
+    static let maximumFieldCount = Int(UInt16.max) - 1
+
     /// The bytes it counts for against the cache's limit.
     var size: Int {
         Self.size(url: url, fields: headerFields.map { ($0.name.rawName, $0.value) }, bodyLength: body.count)
