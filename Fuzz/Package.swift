@@ -27,6 +27,7 @@ let package = Package(
         .executableTarget(name: "FuzzCacheControl", dependencies: fuzzTargetDependencies),
         .executableTarget(name: "FuzzHTTPDate", dependencies: fuzzTargetDependencies),
         .executableTarget(name: "FuzzCacheEntry", dependencies: fuzzTargetDependencies),
+        .executableTarget(name: "FuzzJournal", dependencies: fuzzTargetDependencies),
     ],
     swiftLanguageModes: [.v6]
 )

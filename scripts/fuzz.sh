@@ -3,7 +3,7 @@
 # -enable-testing for its @testable imports) for SECONDS, on its committed seed corpus.
 #
 #   scripts/fuzz.sh TARGET SECONDS [libFuzzer flags...]
-#   TARGET: request | form | multipart | response-head | redirect | cache-control | http-date | cache-entry
+#   TARGET: request | form | multipart | response-head | redirect | cache-control | http-date | cache-entry | journal
 #
 # New inputs libFuzzer finds go to Fuzz/.build-fuzz/corpus/TARGET (the seeds in
 # Fuzz/Corpus/TARGET are only read); a crash is saved as Fuzz/.build-fuzz/artifacts/TARGET/crash-…
@@ -26,7 +26,8 @@ case "$target" in
     cache-control) product=FuzzCacheControl ;;
     http-date) product=FuzzHTTPDate ;;
     cache-entry) product=FuzzCacheEntry ;;
-    *) echo "unknown target $target (request, form, multipart, response-head, redirect, cache-control, http-date, cache-entry)" >&2; exit 2 ;;
+    journal) product=FuzzJournal ;;
+    *) echo "unknown target $target (request, form, multipart, response-head, redirect, cache-control, http-date, cache-entry, journal)" >&2; exit 2 ;;
 esac
 scratch=Fuzz/.build-fuzz
 nice -n 10 swift build -c release --package-path Fuzz --scratch-path "$scratch" --product "$product" \
