@@ -80,10 +80,11 @@ enum StrictDirectives {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
     }
 
-    /// A delta-seconds value (RFC 9111 §1.2.2): its number, or the largest `Int` when it has more
-    /// digits than an `Int` holds; `nil` when it is not only digits.
+    /// A delta-seconds value (RFC 9111 §1.2.2): its number, or 2^31 - 1 for any larger number
+    /// (§1.2.2 lets a cache count those as that); `nil` when it is not only digits.
     static func seconds(_ text: String) -> Int? {
         guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-        return Int(text) ?? Int.max
+        let digits = text.drop { $0 == "0" }
+        return digits.count > 10 ? Int(Int32.max) : min(Int(digits) ?? 0, Int(Int32.max))
     }
 }
