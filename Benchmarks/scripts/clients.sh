@@ -14,7 +14,7 @@ WITH_TEST_CA=(unshare --mount --propagation private sh -c 'mount --bind "$0" "$1
 # directory (so curl caches the parsed store) — given to raw libcurl too, so that both send the same
 # requests and do the same protocol work (the ratios compare the clients, not their defaults).
 LIBCURL_SAME_HEADERS=(--user-agent "CurlBridge/$(sed -n 's/.*static let current = "\(.*\)"/\1/p' \
-    "$(dirname "${BASH_SOURCE[0]}")/../../Sources/CurlBridge/Configuration/Configuration.swift") libcurl/$(curl-config --version 2>/dev/null | cut -d' ' -f2)" \
+    "$(dirname "${BASH_SOURCE[0]}")/../../Sources/CurlBridge/Core/Configuration/Configuration.swift") libcurl/$(curl-config --version 2>/dev/null | cut -d' ' -f2)" \
     --decode --cookies)
 LIBCURL_SAME_REQUESTS=("${LIBCURL_SAME_HEADERS[@]}" --no-ca-path)
 

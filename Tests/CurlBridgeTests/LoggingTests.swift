@@ -120,7 +120,7 @@ import Testing
 
     // MARK: Trace logging choice and secrets
 
-    static func trace(_ request: Request, _ adjust: (inout Configuration) throws -> Void = { _ in }) throws -> CurlTrace? {
+    static func trace(_ request: Request, _ adjust: (inout Configuration) throws -> Void = { _ in }) throws -> TransferTrace? {
         var configuration = Configuration()
         try adjust(&configuration)
         return try request.prepared(with: RequestDefaults(configuration)).get().trace

@@ -17,7 +17,7 @@ import Testing
         try Data(pem.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         var tls = TLSConfiguration(trustRoots: trustRoots)
-        tls.systemBundleFile = path
+        tls.systemBundleOverride = path
         try await body(tls)
     }
 

@@ -1,0 +1,257 @@
+import Dispatch
+import Foundation
+
+/// One request, from its start to its one completion: feeds its ``RequestStateMachine`` every
+/// event and performs what the machine returns — hands hops to the transport's engine, runs
+/// interceptors in tasks, arms timers, tells the observers, reports to the caller's events. It
+/// decides nothing itself.
+///
+/// It is also the ``TransferReceiver`` of each of its transfers: heads, body pieces and ends go
+/// through the machine, which routes them (to the consumer, to memory, held, drained).
+///
+/// `@unchecked Sendable`, confined: made and started on the caller's thread; from
+/// ``RequestRegistry/run(_:sending:)`` on, touched only by the transport's loop — tasks and
+/// timers come back through the loop's inbox, by id. Only ``interceptors`` is shared, behind its lock.
+final class RequestExecutor: @unchecked Sendable {
+    let id: UInt64
+    /// Unchecked at run time (no `swift_beginAccess` per event): no two accesses to it overlap.
+    /// Its methods do no I/O and call nothing of the executor's; the one caller code they run, a
+    /// redirect policy's handler, can reach an executor only through the loop's inbox
+    /// (``RequestLoop/submit(isNewRequest:_:)``), which never runs work inline. Keep it so: work run inline from
+    /// inside a machine method would make a second access here undefined behaviour, not a trap.
+    @exclusivity(unchecked) var machine: RequestStateMachine
+    /// The caller's events.
+    let downstream: TransferEvents
+    let environment: LifecycleEnvironment
+    /// Client-wide adapters first, then the request's own.
+    let adapters: [any RequestAdapter]
+    /// The request's own retriers first, then the client-wide ones.
+    let retriers: [any RequestRetrier]
+    /// The monitors and the request's debug log: one channel.
+    private let observers: [any RequestObserver]
+    /// Whether monitors want heads (the log does not).
+    let hasMonitors: Bool
+    /// The running hop's body, when no consumer takes it.
+    var memory: MemoryBodySink?
+    /// The task running adapters or retriers, cancelled if the request ends first; `nil` for a
+    /// request that has none (most: no lock to make for them).
+    let interceptors: InterceptorTask?
+    /// Whether the registry holds it (from then on, its events run on the loop).
+    private var isRegistered = false
+    /// Actions of events that arrived while actions ran (a transfer that ends as it begins), to
+    /// perform after them, in order.
+    private var pending: [RequestStateMachine.Action] = []
+    private var isPerforming = false
+    /// Whether the registry will tell it the loop's turn ended (its body sink took pieces that
+    /// it announces then).
+    var awaitsTurnEnd = false
+
+    init(request: Request, id: UInt64, events: TransferEvents, environment: LifecycleEnvironment) {
+        self.id = id
+        downstream = events
+        self.environment = environment
+        adapters = request.interceptors.isEmpty
+            ? environment.adapters : environment.adapters + request.interceptors.filter(\.adaptsRequests)
+        retriers = request.interceptors.isEmpty
+            ? environment.retriers : request.interceptors.filter(\.decidesRetries) + environment.retriers
+        var observers: [any RequestObserver] = environment.monitors.monitors.isEmpty ? [] : [environment.monitors]
+        if let log = RequestLog(logger: environment.defaults.logging.logger, options: environment.defaults.logging.options, request: request, id: id) {
+            observers.append(log)
+        }
+        self.observers = observers
+        interceptors = adapters.isEmpty && retriers.isEmpty ? nil : InterceptorTask()
+        hasMonitors = !environment.monitors.monitors.isEmpty
+        let startedAt = MonotonicClock.now
+        let total = environment.defaults.timeouts.overridden(by: request.timeouts).total
+        machine = RequestStateMachine(.init(
+            id: id, original: request, redirects: request.redirectPolicy ?? environment.redirects,
+            retries: request.retryPolicy ?? environment.retryPolicy, defaultHeaders: environment.defaultHeaders,
+            hasAdapters: !adapters.isEmpty, hasRetriers: !retriers.isEmpty,
+            consumer: .init(takesHead: events.onResponseHead != nil, takesBody: events.body != nil, takesProgress: events.onProgress != nil),
+            isObserved: !observers.isEmpty, startedAt: startedAt,
+            deadline: total.map { startedAt &+ UInt64(max(0, $0.seconds) * 1e9) }))
+    }
+
+    /// The moment of an event.
+    var moment: RequestStateMachine.Moment {
+        .init(now: MonotonicClock.now)
+    }
+
+    // MARK: Starting (on the caller's thread)
+
+    /// What the caller's thread does once the request is handed to the loop.
+    struct Launch {
+        /// The first hop's request, prepared, for the loop to hand to the engine.
+        var send: PreparedRequest?
+        /// The first attempt's adapters, to run in a task made on the caller's thread — so an
+        /// async caller's task-local values (a trace context) reach them.
+        var adapters: (Request, AttemptContext)?
+        /// A timer for the total timeout while they run.
+        var deadline: Duration?
+    }
+
+    /// Starts the request on the caller's thread: tells the observers, prepares the first hop or
+    /// names the adapters to run. `nil` when the request already completed (it cannot be sent).
+    func start() -> Launch? {
+        var launch = Launch()
+        for action in machine.start(at: moment) {
+            switch action {
+            case .send(let request, _):
+                guard let prepared = prepare(request) else { return nil }
+                launch.send = prepared
+            case .runAdapters(let request, let context): launch.adapters = (request, context)
+            case .armDeadline(let delay): launch.deadline = delay
+            default: perform([action])
+            }
+        }
+        return launch
+    }
+
+    /// Runs what `launch` names on the caller's thread, once the loop holds the request.
+    func launch(_ launch: Launch) {
+        if let (request, context) = launch.adapters { runAdapters(request, context) }
+        if let delay = launch.deadline { arm(.deadline, after: delay) }
+    }
+
+    /// Ends a request whose caller was cancelled before it started, on the caller's thread.
+    func startCancelled(_ message: String) {
+        perform(machine.startCancelled(message, at: moment))
+    }
+
+    /// Ends a request the loop refused (the transport shut down), on the caller's thread.
+    func refuse(_ error: RequestError) {
+        perform(machine.finish(.failure(error), at: moment))
+    }
+
+    // MARK: On the loop
+
+    /// The registry holds the request now: its first hop goes to the engine.
+    func run(sending prepared: PreparedRequest?) {
+        isRegistered = true
+        if let prepared { begin(prepared) }
+    }
+
+    /// The caller cancelled it, or all requests.
+    func cancel(_ message: String) {
+        perform(machine.cancel(message, at: moment))
+    }
+
+    /// The transport began shutting down.
+    func shutdown() {
+        perform(machine.shutdown(at: moment))
+    }
+
+    /// The adapters answered.
+    func adapted(_ result: Result<Request, RequestError>) {
+        perform(machine.adapted(result, at: moment))
+    }
+
+    /// The retriers decided.
+    func retriersDecided(_ decision: RetryDecision) {
+        perform(machine.retriersDecided(decision, at: moment))
+    }
+
+    /// A timer fired.
+    func timerFired(_ timer: RequestStateMachine.Timer) {
+        perform(machine.timerFired(timer, at: moment))
+    }
+
+    // MARK: Actions
+
+    /// Performs `actions` in order, after any still pending.
+    func perform(_ actions: [RequestStateMachine.Action]) {
+        guard !isPerforming else {
+            pending.append(contentsOf: actions)
+            return
+        }
+        isPerforming = true
+        for action in actions { execute(action) }
+        var next = 0
+        while next < pending.count {
+            execute(pending[next])
+            next += 1
+        }
+        pending.removeAll(keepingCapacity: true)
+        isPerforming = false
+    }
+
+    private func execute(_ action: RequestStateMachine.Action) {
+        switch action {
+        case .send(let request, _):
+            if let prepared = prepare(request) { begin(prepared) }
+        case .runAdapters(let request, let context):
+            runAdapters(request, context)
+        case .runRetriers(let outcome, let request, let context):
+            runRetriers(after: outcome, of: request, context)
+        case .cancelInterceptors:
+            interceptors?.cancel()
+        case .countRequestInBudget:
+            environment.budget.recordRequest(now: machine.setup.startedAt)
+        case .withdrawRetryFromBudget:
+            let granted = environment.budget.withdrawRetry(now: MonotonicClock.now)
+            perform(machine.budgetAnswered(granted: granted, at: moment))
+        case .armDeadline(let delay):
+            arm(.deadline, after: delay)
+        case .wait(let delay, let timer):
+            arm(timer, after: delay)
+        case .stopTransfer(let reportsFinalProgress):
+            let progress = environment.registry.engine.stop(id)
+            if reportsFinalProgress, let progress { downstream.onProgress?(progress) }
+        case .notify(let event):
+            observe(event)
+        case .complete(let result, let held, let duration):
+            complete(result, releasing: held, duration: duration)
+        }
+    }
+
+    /// `request` prepared for a transfer, the machine told; `nil` (the machine told) when it
+    /// cannot be sent.
+    private func prepare(_ request: Request) -> PreparedRequest? {
+        switch request.prepared(with: environment.defaults) {
+        case .success(let prepared):
+            memory = downstream.body == nil ? MemoryBodySink(for: prepared) : nil
+            perform(machine.sending(.init(method: prepared.method, url: prepared.url), at: moment))
+            return prepared
+        case .failure(let problem):
+            perform(machine.sendFailed(problem, at: moment))
+            return nil
+        }
+    }
+
+    /// Hands a prepared hop to the engine.
+    private func begin(_ prepared: PreparedRequest) {
+        environment.registry.engine.begin(prepared, id: id, receiver: self)
+    }
+
+    func observe(_ event: RequestEvent) {
+        for observer in observers { observer.observe(event, id: id) }
+    }
+
+    /// Reports the outcome: a held failure response goes to the consumer first.
+    private func complete(_ result: Result<Response, RequestError>, releasing held: RequestStateMachine.HeldResponse?, duration: Duration) {
+        var result = result
+        if let held, let refusal = release(held) { result = .failure(refusal) }
+        if !observers.isEmpty {
+            observe(.completed(machine.setup.original, result, attempts: machine.records.count, duration: duration))
+        }
+        interceptors?.end()
+        if isRegistered { environment.registry.remove(id) }
+        downstream.onComplete(result)
+    }
+
+    /// Gives a held failure response to the body consumer after all: its head, then its body.
+    ///
+    /// - Returns: The consumer's refusal, if it refused.
+    private func release(_ held: RequestStateMachine.HeldResponse) -> RequestError? {
+        if let refusal = downstream.onResponseHead?(held.head) { return refusal }
+        guard !held.body.isEmpty, let sink = downstream.body else { return nil }
+        switch held.body.withUnsafeBytes({ sink.write($0) }) {
+        case .accept: return nil
+        case .fail(let error): return error
+        case .pause:
+            // A consumer that has received nothing yet has room for the held bytes (at most
+            // `holdLimit`); one that pauses anyway cannot be resumed, as the transfer is over.
+            return RequestError(.transportFailure, "the body consumer refused the response body after the transfer ended")
+        }
+    }
+}

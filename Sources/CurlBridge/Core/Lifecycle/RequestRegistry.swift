@@ -1,0 +1,100 @@
+/// The transport's requests, by id, from the moment their start reaches the loop until their
+/// completion: every command for a request — a cancel, a pause, a timer, an interceptor's answer
+/// — finds it here, or finds it completed. No command can be lost between attempts: a request
+/// waiting, adapting or deciding is held here as surely as one in a transfer.
+///
+/// The loop's delegate: it holds the engine, tells it what the loop sees, and tells every
+/// request when the transport shuts down.
+///
+/// `@unchecked Sendable`: ``submit(_:)`` may be called from any thread; everything else runs on
+/// the loop (by its owner), in work that ``submit(_:)`` hands it.
+final class RequestRegistry: RequestLoopDelegate, @unchecked Sendable {
+    /// The loop; it owns the registry (as its delegate). Weak: a task or timer that outlives a
+    /// closed loop finds none.
+    private weak var loop: (any RequestLoop)?
+    /// What runs the transfers.
+    let engine: any TransferEngine
+    private var executors: [UInt64: RequestExecutor] = [:]
+    /// Whether the transport began shutting down.
+    private var isShuttingDown = false
+    /// Requests to tell when the current turn ends (see ``BodySink/announcesAtTurnEnd``).
+    private var awaitingTurnEnd: [RequestExecutor] = []
+    /// The list ``awaitingTurnEnd`` is swapped with while its requests are told, so that neither
+    /// list's storage is made again every turn.
+    private var toldAtTurnEnd: [RequestExecutor] = []
+
+    init(loop: any RequestLoop, engine: any TransferEngine) {
+        self.loop = loop
+        self.engine = engine
+    }
+
+    /// Hands `work` to the loop, from any thread; `false` once the loop closed.
+    @discardableResult
+    func submit(_ work: @escaping RequestLoop.Work) -> Bool {
+        loop?.submit(work) ?? false
+    }
+
+    /// Request `id`, if it has not completed.
+    func executor(_ id: UInt64) -> RequestExecutor? {
+        executors[id]
+    }
+
+    /// Holds `executor` and starts its first hop, if prepared.
+    func run(_ executor: RequestExecutor, sending prepared: PreparedRequest?) {
+        executors[executor.id] = executor
+        executor.run(sending: prepared)
+        if isShuttingDown { executor.shutdown() }
+    }
+
+    /// Tells `executor` when the loop's current turn ends.
+    func callAtTurnEnd(_ executor: RequestExecutor) {
+        awaitingTurnEnd.append(executor)
+    }
+
+    /// Lets go of a completed request.
+    func remove(_ id: UInt64) {
+        executors[id] = nil
+    }
+
+    /// Cancels request `id`, if it has not completed.
+    func cancel(_ id: UInt64) {
+        executors[id]?.cancel("the request was cancelled")
+    }
+
+    /// Cancels every request.
+    func cancelAll() {
+        for executor in executors.values { executor.cancel("all requests were cancelled") }
+    }
+
+    // MARK: RequestLoopDelegate
+
+    var isBusy: Bool { engine.isBusy }
+
+    var isDrained: Bool { executors.isEmpty }
+
+    func turnDidEnd(now: UInt64) -> UInt64? {
+        if !awaitingTurnEnd.isEmpty {
+            swap(&toldAtTurnEnd, &awaitingTurnEnd)
+            for executor in toldAtTurnEnd { executor.turnDidEnd() }
+            toldAtTurnEnd.removeAll(keepingCapacity: true)
+        }
+        return engine.expire(at: now)
+    }
+
+    func loopDidFail(_ error: RequestError) {
+        engine.failAll(error)
+    }
+
+    func shutdownDidBegin() {
+        isShuttingDown = true
+        for executor in executors.values { executor.shutdown() }
+    }
+
+    func loopWillRest() {
+        engine.rest(closed: false)
+    }
+
+    func loopDidClose() {
+        engine.rest(closed: true)
+    }
+}

@@ -1,0 +1,57 @@
+internal import CCurl
+
+/// The options a transport applies to every easy handle, computed once from its ``Configuration``.
+struct CurlEasyOptions: Sendable {
+    /// Trust, pins, TLS version and client certificate.
+    let tls: CurlTLSOptions
+    /// `CURLOPT_HTTP_VERSION`.
+    let httpVersion: Int
+    /// Whether to ask for every content encoding curl can decode.
+    let decodesContentEncoding: Bool
+    /// `CURLOPT_BUFFERSIZE`.
+    let receiveBufferSize: Int
+    /// The transport's cookie jar, `nil` when cookies are disabled.
+    let cookieShare: CurlCookieShare?
+    /// The proxies.
+    let proxy: CurlProxyOptions
+    /// Unix socket, connection ages and local binding.
+    let connection: CurlConnectionOptions
+    /// Whether a finished transfer's easy handle serves a later one (see
+    /// ``CurlGlobal/clearsHeaderStateOnReuse``).
+    let reusesHandles: Bool
+
+    /// The options for `configuration`, with the transport's cookie jar.
+    init(_ configuration: Configuration, cookieShare: CurlCookieShare?) {
+        tls = CurlTLSOptions(configuration.tls)
+        httpVersion = configuration.httpVersion.curlValue
+        decodesContentEncoding = configuration.decodesContentEncoding
+        receiveBufferSize = configuration.receiveBufferSize
+        self.cookieShare = cookieShare
+        proxy = CurlProxyOptions(configuration.proxy)
+        connection = CurlConnectionOptions(configuration)
+        reusesHandles = configuration.reusesEasyHandles ?? CurlGlobal.clearsHeaderStateOnReuse
+    }
+
+    /// Applies these options, and the safe defaults every transfer gets, to `easy`; `pinning` is the
+    /// request's own, which replaces the configuration's pins.
+    ///
+    /// - Returns: The TLS policy in force for the request's host.
+    func apply(to easy: CurlEasyHandle, url: String, pinning: Pinning?) throws(RequestError) -> CurlTLSOptions.HostPolicy {
+        try easy.set(CURLOPT_NOSIGNAL, 1)
+        try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        // Redirects are followed above curl (RequestStateMachine), never by curl itself, so curl's
+        // list of protocols it may redirect to (`CURLOPT_REDIR_PROTOCOLS_STR`) never applies.
+        try easy.set(CURLOPT_FOLLOWLOCATION, 0)
+        try easy.set(CURLOPT_HTTP_VERSION, httpVersion)
+        if httpVersion == HTTPVersionPreference.http2OverTLS.curlValue, url.hasASCIIPrefixIgnoringCase("https:") {
+            // Wait for a connection being set up to say whether it multiplexes, instead of opening another.
+            try easy.set(CURLOPT_PIPEWAIT, 1)
+        }
+        if decodesContentEncoding {
+            try easy.set(CURLOPT_ACCEPT_ENCODING, "")
+        }
+        try easy.set(CURLOPT_BUFFERSIZE, receiveBufferSize)
+        try connection.apply(to: easy)
+        return try tls.apply(to: easy, url: url, pinning: pinning)
+    }
+}

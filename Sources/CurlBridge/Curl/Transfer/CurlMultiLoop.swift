@@ -1,0 +1,296 @@
+import Dispatch
+import Synchronization
+internal import CCurl
+
+/// The one place that drives curl: a multi handle, the serial queue that normally drives it, and
+/// the inbox through which every other thread reaches it. Mechanism only — what runs on it
+/// (requests, their engines and decisions) is its ``delegate``'s.
+///
+/// How it works
+/// ------------
+/// While anything is in flight, the loop's *owner* runs turns of it; when nothing is, the owner
+/// lets go and no thread is held:
+///
+///     turn:
+///         curl_multi_poll         (if busy) sleep until a socket is ready, curl's timer, the
+///                                 delegate's next deadline, or curl_multi_wakeup
+///         take the inbox          ─┐ under the inbox lock; if nothing is in flight and nothing
+///         nothing to do? let go   ─┘ came, mark the loop idle (closed, if shutting down) and stop
+///         run the work            closures submitted from any thread, in order
+///         curl_multi_perform      curl does I/O and calls the transfers' callbacks
+///         curl_multi_info_read    each finished transfer goes to its engine
+///         end the turn            the delegate announces the stream chunks the turn gathered,
+///                                 expires what was due when the inbox was taken (a cancel that
+///                                 came first wins) and names its next deadline
+///
+/// The owner is normally the serial `queue`. A blocking caller that finds the loop idle becomes
+/// the owner itself and runs turns on its own thread until its request completes — as curl's
+/// `curl_easy_perform` is a loop over the multi engine — saving two thread handoffs per request;
+/// if other work is in flight by then, it hands the loop to the queue. An async or callback
+/// caller that finds it idle runs one turn (its transfer joins curl and is sent; an idle loop's
+/// first turn does not poll, so it never waits) and then hands the loop to the queue.
+///
+/// Other threads never touch curl. `submit` appends work under the lock and either wakes the
+/// running loop (`curl_multi_wakeup`, called under the same lock so it can never race the multi's
+/// cleanup) or, when the loop is idle, marks it running and dispatches it. Because "running" is
+/// decided under the lock that guards the inbox, no work is ever stranded. One wake-up serves
+/// every submission queued before the owner takes them.
+///
+/// `@unchecked Sendable`: the multi handle and everything the delegate holds are touched only by
+/// the loop's owner. There is at most one owner: ownership is taken only by flipping
+/// `Inbox.isRunning` from false to true under the lock, and given up only by flipping it back
+/// under the lock — the owner's last access to loop state — or handed to `queue` without ever
+/// being released, so each owner's accesses happen-after the previous owner's.
+final class CurlMultiLoop: RequestLoop, @unchecked Sendable {
+
+    /// The loop's lifecycle.
+    private enum State {
+        /// Accepting requests.
+        case open
+        /// Finishing what is in flight, refusing new requests.
+        case shuttingDown
+        /// The multi handle is gone.
+        case closed
+    }
+
+    /// What other threads share with the loop.
+    private struct Inbox: ~Copyable {
+        var work: [Work] = []
+        var isRunning = false
+        /// Whether a `curl_multi_wakeup` was sent since the owner last took the work: one
+        /// interrupts the poll for every submission queued meanwhile.
+        var isWakeupPending = false
+        var state = State.open
+        var onClosed: [@Sendable () -> Void] = []
+    }
+
+    /// The queue that owns the loop whenever no blocking caller drives it.
+    let queue: DispatchQueue
+    /// The `CURLM *`.
+    private let multi: UnsafeMutableRawPointer
+    /// Work and the running flag, shared with other threads. A ``PosixLock`` rather than a
+    /// `Mutex`, so that ThreadSanitizer sees its ordering (see there).
+    private let inbox = PosixLock(Inbox())
+    /// What runs on the loop; set once, before the first submission.
+    var delegate: (any RequestLoopDelegate)!
+    /// The engine whose transfers curl reports finished: it names itself when made (a stubbed
+    /// transport has none). Weak: the delegate owns it.
+    weak var engine: CurlEngine?
+    /// The next moment the delegate must look again, in `MonotonicClock` nanoseconds (owner only).
+    private var nextDeadline: UInt64?
+
+    /// Marks the loops' queues, so the blocking guard can refuse to wait on one of them.
+    static let queueKey = DispatchSpecificKey<Bool>()
+
+    /// Creates a loop with its multi handle, limited to `limits`.
+    ///
+    /// - Throws: ``RequestError`` if curl cannot be initialised or make a multi handle.
+    init(label: String, limits: ConnectionLimits) throws(RequestError) {
+        try CurlGlobal.ensureInitialized()
+        guard let multi = curl_multi_init() else {
+            throw RequestError(.transportFailure, "curl_multi_init returned no handle")
+        }
+        self.multi = multi
+        self.queue = DispatchQueue(label: label)
+        queue.setSpecific(key: Self.queueKey, value: true)
+        ccurl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, limits.total)
+        ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.perHost)
+        if limits.idleCached > 0 {
+            ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, limits.idleCached)
+        }
+    }
+
+    deinit {
+        // Running retains the loop, so a loop being released is idle and holds no transfer.
+        let isClosed = inbox.withLock { $0.state == .closed }
+        if !isClosed { curl_multi_cleanup(multi) }
+    }
+
+    // MARK: From any thread
+
+    /// Hands `work` to the loop's owner.
+    ///
+    /// - Parameter isNewRequest: Whether the work starts a request: refused once shutdown began.
+    /// - Returns: `false` when the loop no longer accepts it.
+    @discardableResult
+    func submit(isNewRequest: Bool, _ work: @escaping Work) -> Bool {
+        guard let owns = enqueue(work, isNewRequest: isNewRequest) else { return false }
+        if owns { queue.async { self.run() } }
+        return true
+    }
+
+    /// Like ``submit(isNewRequest:_:)`` for a new request, but when the loop is idle the calling
+    /// thread becomes its owner and drives it until `isFinished()`.
+    ///
+    /// - Parameter enqueued: Runs once the work is in the inbox and before this thread drives, so
+    ///   work it submits (a cancel) follows.
+    /// - Returns: `false` when the loop no longer accepts new requests.
+    func submitAndDrive(_ work: @escaping Work, enqueued: () -> Void, until isFinished: () -> Bool) -> Bool {
+        guard let owns = enqueue(work, isNewRequest: true) else { return false }
+        enqueued()
+        if owns { drive(until: isFinished) }
+        return true
+    }
+
+    /// Appends `work` to the inbox and says who will run it: `nil` if refused, `false` if the
+    /// loop's current owner (woken up now), `true` if the caller, who has just taken ownership.
+    private func enqueue(_ work: @escaping Work, isNewRequest: Bool) -> Bool? {
+        inbox.withLock { inbox in
+            switch inbox.state {
+            case .closed: return nil
+            case .shuttingDown where isNewRequest: return nil
+            default: break
+            }
+            inbox.work.append(work)
+            return take(&inbox)
+        }
+    }
+
+    /// Under the lock: wakes the running owner (`false`), or makes the caller the owner (`true`).
+    private func take(_ inbox: inout Inbox) -> Bool {
+        if inbox.isRunning {
+            if !inbox.isWakeupPending {
+                curl_multi_wakeup(multi)
+                inbox.isWakeupPending = true
+            }
+            return false
+        }
+        inbox.isRunning = true
+        return true
+    }
+
+    /// Stops accepting new requests; once nothing is in flight, releases the multi handle and
+    /// calls `onClosed` (at once, if the loop is already closed).
+    ///
+    /// The delegate hears of it in order: after the work submitted before this call (a
+    /// `cancelAll` just before a shutdown cancels what it finds first).
+    func shutdown(onClosed: @escaping @Sendable () -> Void) {
+        let owns: Bool? = inbox.withLock { inbox in
+            if inbox.state == .closed { return nil }
+            if inbox.state == .open { inbox.work.append { [unowned self] in delegate.shutdownDidBegin() } }
+            inbox.state = .shuttingDown
+            inbox.onClosed.append(onClosed)
+            return take(&inbox)
+        }
+        guard let owns else { return onClosed() }
+        if owns { queue.async { self.run() } }
+    }
+
+    // MARK: The owner's
+
+    /// Adds an easy handle to curl.
+    func add(_ easy: UnsafeMutableRawPointer) -> CURLMcode { curl_multi_add_handle(multi, easy) }
+
+    /// Takes an easy handle out of curl.
+    func remove(_ easy: UnsafeMutableRawPointer) { curl_multi_remove_handle(multi, easy) }
+
+    /// The queue's way of owning the loop: turns until it stops.
+    private func run() {
+        while turn() {}
+    }
+
+    /// A caller's way of owning the loop: turns until `isFinished()`, then lets go — or, when
+    /// other work remains, hands the loop to the queue.
+    private func drive(until isFinished: () -> Bool) {
+        while turn() {
+            guard isFinished() else { continue }
+            let isBusy = delegate.isBusy
+            let handOver = inbox.withLock { inbox in
+                if !isBusy, inbox.work.isEmpty, inbox.state == .open {
+                    inbox.isRunning = false
+                    return false
+                }
+                return true
+            }
+            if handOver { queue.async { self.run() } }
+            return
+        }
+    }
+
+    /// One turn of the loop (see the type's comment); `false` once the loop has stopped.
+    private func turn() -> Bool {
+        if delegate.isBusy {
+            let polled = curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(), nil)
+            if polled != CURLM_OK { delegate.loopDidFail(multiError(polled, during: "curl_multi_poll")) }
+        }
+        // Deadlines are judged as of a moment before the inbox is taken: work submitted by then
+        // (a cancel made before a deadline passed) runs first, however long this turn takes.
+        let now = MonotonicClock.now
+        guard let work = takeWorkOrStop() else { return false }
+        for item in work { item() }
+        var running: Int32 = 0
+        let performed = curl_multi_perform(multi, &running)
+        if performed != CURLM_OK { delegate.loopDidFail(multiError(performed, during: "curl_multi_perform")) }
+        readFinishedTransfers()
+        nextDeadline = delegate.turnDidEnd(now: now)
+        return true
+    }
+
+    /// What the owner does after looking at the inbox.
+    private enum NextStep {
+        /// Run this work (possibly none) and drive curl.
+        case drive([Work])
+        /// Nothing in flight, nothing asked: the loop is marked idle.
+        case stop
+        /// Nothing left during shutdown: the loop is marked closed and curl released; notify.
+        case close([@Sendable () -> Void])
+    }
+
+    /// The pending work; or `nil` — after marking the loop idle, and closing it if shutting down
+    /// with nothing left — when there is none and nothing is in flight.
+    private func takeWorkOrStop() -> [Work]? {
+        let isBusy = delegate.isBusy
+        let isDrained = !isBusy && delegate.isDrained
+        if !isBusy { delegate.loopWillRest() }  // before letting go: the delegate's state is ours until then
+        let next: NextStep = inbox.withLock { inbox in
+            inbox.isWakeupPending = false
+            let isShuttingDown = inbox.state == .shuttingDown
+            if !inbox.work.isEmpty {
+                defer { inbox.work.removeAll(keepingCapacity: true) }
+                return .drive(inbox.work)
+            }
+            guard !isBusy, !isShuttingDown || isDrained else { return .drive([]) }
+            // Requests waiting between attempts hold no thread: their timers or tasks submit work.
+            inbox.isRunning = false
+            guard isShuttingDown else { return .stop }
+            // Released under the lock, so a later `shutdown` that sees `.closed` knows curl is gone.
+            curl_multi_cleanup(multi)
+            inbox.state = .closed
+            defer { inbox.onClosed = [] }
+            return .close(inbox.onClosed)
+        }
+        switch next {
+        case .drive(let work):
+            return work
+        case .stop:
+            return nil
+        case .close(let onClosed):
+            delegate.loopDidClose()  // no owner comes after a closed loop's last
+            for notify in onClosed { notify() }
+            return nil
+        }
+    }
+
+    /// Hands each transfer curl finished to its engine.
+    private func readFinishedTransfers() {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            engine?.transferDidFinish(easy, message.pointee.data.result)
+        }
+    }
+
+    /// How long `curl_multi_poll` may sleep: until the delegate's next deadline, at most a second
+    /// (curl shortens it further for its own timers).
+    private func pollTimeoutMilliseconds() -> Int32 {
+        guard let deadline = nextDeadline else { return 1000 }
+        let now = MonotonicClock.now
+        guard deadline > now else { return 0 }
+        return Int32(min(1000, (deadline - now + 999_999) / 1_000_000))
+    }
+
+    /// A failure of the multi handle itself.
+    private func multiError(_ code: CURLMcode, during call: String) -> RequestError {
+        RequestError(.transportFailure, "\(call) failed: \(String(cString: curl_multi_strerror(code)))", curlCode: Int(code.rawValue))
+    }
+}

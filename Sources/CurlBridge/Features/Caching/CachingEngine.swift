@@ -1,0 +1,258 @@
+import Foundation
+import HTTPTypes
+import Synchronization
+
+/// The engine of a transport with an ``HTTPCache``: it asks ``CacheLookup`` what to do with each
+/// request, then answers from the cache, sends it to the engine beneath (curl's or a stub's) —
+/// made conditional when it revalidates — or fails it, and stores and invalidates what
+/// ``CacheAdmission`` allows when a transfer ends.
+///
+/// Everything above it — redirects, retries, sinks, progress, completion — sees a stored response
+/// as a transfer like any other. A transport without a cache has no `CachingEngine`: its requests
+/// cost nothing more. Confined to the loop, but for ``inFlightCount``.
+final class CachingEngine: TransferEngine, @unchecked Sendable {
+    let cache: HTTPCache
+    private let inner: any TransferEngine
+    private unowned let loop: any RequestLoop
+    /// Whose each request is, and under which trust.
+    private let partitioner: CachePartitioner
+    /// The requests the cache takes part in, by id.
+    private var exchanges: [UInt64: CacheExchange] = [:]
+    /// How many stored responses are being played.
+    private let playing = Atomic<Int>(0)
+
+    init(cache: HTTPCache, inner: any TransferEngine, loop: any RequestLoop, partitioner: CachePartitioner) {
+        self.cache = cache
+        self.inner = inner
+        self.loop = loop
+        self.partitioner = partitioner
+    }
+
+    var inFlightCount: Int { inner.inFlightCount + playing.load(ordering: .relaxed) }
+
+    var isBusy: Bool { inner.isBusy || playing.load(ordering: .relaxed) > 0 }
+
+    func begin(_ prepared: PreparedRequest, id: UInt64, receiver: any TransferReceiver) {
+        let request = partitioner.request(for: prepared)
+        let now = cache.now()
+        let stored = { [cache] in request.partition.map { cache.store.variants(of: request.url, partition: $0) } ?? [] }
+        switch CacheLookup.decide(request, stored: stored, now: now) {
+        case .bypass:
+            if CacheAdmission.mayInvalidate(request.method) {
+                forward(prepared, as: exchange(id, request, prepared, .invalidating, receiver, now))
+            } else {
+                inner.begin(prepared, id: id, receiver: receiver)
+            }
+        case .forward:
+            let reporting = prepared.adding([], reportingSentCookies: partitioner.addsJarCookies(to: prepared))
+            forward(reporting, as: exchange(id, request, reporting, .storing, receiver, now))
+        case .validate(let stored, let conditions):
+            let conditional = prepared.adding(conditions, reportingSentCookies: partitioner.addsJarCookies(to: prepared))
+            forward(conditional, as: exchange(id, request, conditional, .validating(stored), receiver, now))
+        case .serve(let stored, let status):
+            let served = exchange(id, request, prepared, .serving, receiver, now)
+            var fields = stored.headerFields
+            fields[HTTPField.Name("Age")!] = CacheFreshness(of: stored, now: now).ageFieldValue
+            serve(stored, fields: fields, metrics: .fromCache(status), on: served)
+        case .notModified(let stored):
+            let served = exchange(id, request, prepared, .serving, receiver, now)
+            let notModified = StoredResponse(
+                url: stored.url, partition: stored.partition, status: .notModified, headerFields: HTTPFields(stored.headerFields.filter { $0.name != .contentLength }),
+                httpVersion: stored.httpVersion, body: Data(), requestTime: now, responseTime: now, variant: stored.variant)
+            serve(notModified, fields: notModified.headerFields, metrics: .fromCache(.hit), on: served)
+        case .unavailable(.policy):
+            receiver.transferEnded(TransferEnd(result: .failure(RequestError(
+                .notCached, "the cache holds no response for the request, and its policy forbids sending it",
+                method: prepared.method, url: prepared.url))))
+        case .unavailable(.onlyIfCached):
+            let served = exchange(id, request, prepared, .serving, receiver, now)
+            let timeout = StoredResponse(
+                url: request.url, partition: request.partition ?? "", status: .gatewayTimeout, headerFields: [.contentLength: "0"], httpVersion: .http1_1,
+                body: Data(), requestTime: now, responseTime: now, variant: [:])
+            serve(timeout, fields: timeout.headerFields, metrics: .fromCache(.miss), on: served)
+        }
+    }
+
+    private func exchange(
+        _ id: UInt64, _ request: CacheRequest, _ prepared: PreparedRequest, _ role: CacheExchange.Role,
+        _ receiver: any TransferReceiver, _ now: Date
+    ) -> CacheExchange {
+        let exchange = CacheExchange(
+            engine: self, id: id, request: request, prepared: prepared, role: role, downstream: receiver, requestTime: now)
+        exchanges[id] = exchange
+        return exchange
+    }
+
+    private func forward(_ prepared: PreparedRequest, as exchange: CacheExchange) {
+        inner.begin(prepared, id: exchange.id, receiver: exchange)
+    }
+
+    /// Plays `stored` with `fields` to the exchange's receiver, from the loop's next turn (as a
+    /// transfer's events come), and ends it with `metrics`.
+    private func serve(_ stored: StoredResponse, fields: HTTPFields, metrics: TransferMetrics, on exchange: CacheExchange) {
+        let head = ResponseHead(
+            status: stored.status, headerFields: fields, httpVersion: stored.httpVersion, url: exchange.prepared.url,
+            cacheStatus: metrics.cacheStatus)
+        exchange.playback = ResponsePlayback(head: head, body: exchange.request.method == .head ? Data() : stored.body)
+        exchange.playedResponse = Response(
+            status: head.status, headerFields: fields, body: Data(), url: head.url, httpVersion: head.httpVersion,
+            metrics: metrics, requestMethod: exchange.prepared.method, requestAccept: exchange.prepared.accept)
+        playing.add(1, ordering: .relaxed)
+        let (id, identity) = (exchange.id, ObjectIdentifier(exchange))
+        _ = loop.submit { [weak self] in
+            // Unless it was stopped meanwhile (and the id perhaps begun again).
+            guard let self, let exchange = exchanges[id], ObjectIdentifier(exchange) == identity, exchange.playback != nil else {
+                return
+            }
+            play(exchange)
+        }
+    }
+
+    private func play(_ exchange: CacheExchange) {
+        guard !exchange.isPaused else { return }
+        switch exchange.playback!.play(to: exchange.downstream) {
+        case .delivered: finishPlaying(exchange, .success(exchange.playedResponse!))
+        case .paused: exchange.isPaused = true
+        case .refused(let error): finishPlaying(exchange, .failure(error.attributed(to: exchange.prepared.method, url: exchange.prepared.url)))
+        }
+    }
+
+    private func finishPlaying(_ exchange: CacheExchange, _ result: Result<Response, RequestError>) {
+        guard removePlaying(exchange.id) != nil else { return }
+        exchange.downstream.transferEnded(TransferEnd(result: result, finalProgress: exchange.playedProgress))
+    }
+
+    /// Takes a played exchange out of the table.
+    private func removePlaying(_ id: UInt64) -> CacheExchange? {
+        guard let exchange = exchanges[id], exchange.playback != nil else { return nil }
+        exchanges[id] = nil
+        playing.subtract(1, ordering: .relaxed)
+        return exchange
+    }
+
+    /// A transfer the cache took part in ended: revalidated, stored, invalidated, or passed on.
+    func exchangeEnded(_ exchange: CacheExchange, _ end: TransferEnd) {
+        guard exchanges[exchange.id] === exchange else { return }
+        guard case .success(var response) = end.result else {
+            exchanges[exchange.id] = nil
+            exchange.downstream.transferEnded(end)
+            return
+        }
+        let responseTime = exchange.responseTime ?? cache.now()
+        let isOwnPartition = sentCookiesMatch(exchange, end)
+        if exchange.isNotModified, case .validating(let stored) = exchange.role {
+            let updated = CacheAdmission.updated(stored, by: response.headerFields, requestTime: exchange.requestTime, responseTime: responseTime)
+            // Sent with other cookies than it was looked up with: the 304 answers this request
+            // (it holds what its guessed partition holds), but updates nobody's entry.
+            if isOwnPartition { cache.store.store(updated, persistent: !exchange.request.identity.carriesPassword) }
+            var metrics = response.metrics
+            metrics.cacheStatus = .revalidated
+            // The caller sees the cookies the 304 set (curl's jar took them), which are not stored
+            // (as many as a response holds).
+            var fields = updated.headerFields
+            let cookies = response.headerFields.filter { CacheAdmission.cookieSettingNames.contains($0.name.canonicalName) }
+            fields.append(contentsOf: cookies.prefix(max(0, StoredResponse.maximumFieldCount - fields.count)))
+            serve(updated, fields: fields, metrics: metrics, on: exchange)
+            return
+        }
+        exchanges[exchange.id] = nil
+        let status = response.status.code
+        for url in CacheAdmission.invalidated(method: exchange.request.method, url: exchange.request.url, status: status, fields: response.headerFields) {
+            cache.store.remove(url: url)
+        }
+        switch exchange.role {
+        case .storing, .validating:
+            response.metrics.cacheStatus = .miss
+            if let body = exchange.recorded, let partition = exchange.request.partition, isOwnPartition,
+               CacheAdmission.mayStore(exchange.request, status: status, fields: response.headerFields) {
+                let fields = CacheAdmission.storable(response.headerFields)
+                cache.store.store(
+                    StoredResponse(
+                        url: exchange.request.url, partition: partition, status: response.status, headerFields: fields,
+                        httpVersion: response.httpVersion, body: body, requestTime: exchange.requestTime, responseTime: responseTime,
+                        variant: exchange.request.variant(of: StoredResponse.varyNames(fields))),
+                    persistent: !exchange.request.identity.carriesPassword)
+            }
+        case .invalidating, .serving:
+            break
+        }
+        var passed = end
+        passed.result = .success(response)
+        exchange.downstream.transferEnded(passed)
+    }
+
+    /// Whether the cookies curl sent (when the transfer reports them) make the partition the
+    /// request was looked up with: only then is its response anyone's to store.
+    private func sentCookiesMatch(_ exchange: CacheExchange, _ end: TransferEnd) -> Bool {
+        guard exchange.prepared.reportsSentCookies else { return true }
+        guard let lines = end.sentCookieLines else { return false }
+        return partitioner.partition(of: exchange.request, sentCookieLines: lines) == exchange.request.partition
+    }
+
+    func stop(_ id: UInt64) -> TransferProgress? {
+        if let exchange = removePlaying(id) { return exchange.playedProgress }
+        exchanges[id] = nil
+        return inner.stop(id)
+    }
+
+    func pauseReceiving(_ id: UInt64) {
+        if let exchange = exchanges[id], exchange.playback != nil {
+            exchange.isPaused = true
+        } else {
+            inner.pauseReceiving(id)
+        }
+    }
+
+    func resumeReceiving(_ id: UInt64) {
+        if let exchange = exchanges[id], exchange.playback != nil {
+            exchange.isPaused = false
+            play(exchange)
+        } else {
+            inner.resumeReceiving(id)
+        }
+    }
+
+    func resumeSending(_ id: UInt64) {
+        inner.resumeSending(id)
+    }
+
+    func expire(at now: UInt64) -> UInt64? {
+        inner.expire(at: now)
+    }
+
+    func failAll(_ error: RequestError) {
+        inner.failAll(error)
+        for exchange in exchanges.values where exchange.playback != nil {
+            finishPlaying(exchange, .failure(error.attributed(to: exchange.prepared.method, url: exchange.prepared.url)))
+        }
+    }
+
+    func rest(closed: Bool) {
+        inner.rest(closed: closed)
+    }
+}
+
+extension TransferMetrics {
+    /// The metrics of a response the cache answered without a transfer.
+    static func fromCache(_ status: CacheStatus) -> TransferMetrics {
+        TransferMetrics(
+            nameLookup: .zero, connect: .zero, tlsHandshake: .zero, preTransfer: .zero, firstByte: .zero, total: .zero,
+            bytesSent: 0, bytesReceived: 0, headerBytes: 0, reusedConnection: false, localPort: 0, remoteAddress: "",
+            remotePort: 0, cacheStatus: status)
+    }
+}
+
+extension PreparedRequest {
+    /// This request with `fields` added to its header lines (a revalidation's conditions), and
+    /// reporting the cookies curl sent when `reportingSentCookies`.
+    func adding(_ fields: [HTTPField], reportingSentCookies: Bool) -> PreparedRequest {
+        guard !fields.isEmpty || reportingSentCookies != reportsSentCookies else { return self }
+        return PreparedRequest(
+            method: method, url: url, headerLines: headerLines + fields.map(Request.curlHeaderLine), body: body,
+            connectTimeoutMilliseconds: connectTimeoutMilliseconds, idleTimeoutNanoseconds: idleTimeoutNanoseconds,
+            totalTimeoutMilliseconds: totalTimeoutMilliseconds, maximumBodySize: maximumBodySize,
+            maximumHeaderSize: maximumHeaderSize, isIdempotent: isIdempotent, accept: accept, usesCookieJar: usesCookieJar,
+            authentication: authentication, trace: trace, pinning: pinning, cachePolicy: cachePolicy,
+            reportsSentCookies: reportingSentCookies)
+    }
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The tiers of the CurlBridge target, checked by the compiler (DESIGN.md, "Tiers"):
+#
+#   Core/      requests, responses, errors, the request machine and its executor, the engine
+#              protocols, sinks and policy values: sees nothing but itself, and no libcurl
+#   Curl/      the curl engine, its loop and options: sees Core, and is the only tier that
+#              imports CCurl
+#   Features/  engines over the core's: the cache and the stub; see Core only
+#   Clients/   the transport that assembles the engines, the three clients and the download
+#              queue built on them: see everything
+#
+# Each lower tier is type-checked alone, with only the tiers it may see: a file that names a type
+# of a tier above it, or imports CCurl outside Curl/, fails here, with the compiler's own message.
+# Needs the package built first (scripts/test.sh), for the HTTPTypes and Logging modules.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sources=Sources/CurlBridge
+modules=$(swift build --show-bin-path)/Modules
+[ -d "$modules" ] || modules=$(swift build --show-bin-path)
+strays=$(grep -rlE '^(internal |public |@_implementationOnly )?import CCurl' "$sources" --include='*.swift' | grep -v "^$sources/Curl/" || true)
+if [ -n "$strays" ]; then
+    echo "error: only Curl/ may import CCurl; these do:" >&2
+    echo "$strays" >&2
+    exit 1
+fi
+
+# typecheck NAME TIER... : the files of the given tiers, as one module.
+typecheck() {
+    local name=$1; shift
+    local files=() flags=()
+    for tier in "$@"; do
+        while IFS= read -r -d '' file; do files+=("$file"); done < <(find "$sources/$tier" -name '*.swift' -print0)
+    done
+    if [[ " $* " == *" Curl "* ]]; then flags=(-Xcc "-fmodule-map-file=Sources/CCurl/module.modulemap" -I Sources/CCurl); fi
+    if ! swiftc -typecheck -module-name CurlBridge -swift-version 6 -I "$modules" "${flags[@]}" "${files[@]}"; then
+        echo "error: the $name tier reaches beyond $* (above)" >&2
+        exit 1
+    fi
+    echo "tier $name: ${#files[@]} files see only $*"
+}
+typecheck Core Core
+typecheck Curl Core Curl
+typecheck Features Core Features
+typecheck Clients Core Curl Features Clients
