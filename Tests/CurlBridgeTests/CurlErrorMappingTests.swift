@@ -69,7 +69,7 @@ import Testing
     /// decoded bomb outgrowing curl's buffer for a paused consumer, a bad chunk, a reset of the
     /// connection or, over HTTP/2, of the stream).
     @Test(arguments: [
-        (CURLE_UNSUPPORTED_PROTOCOL, CurlResponsePhase.connecting, "", RequestError.Code.unsupportedScheme),
+        (CURLE_UNSUPPORTED_PROTOCOL, TransferPhase.connecting, "", RequestError.Code.unsupportedScheme),
         (CURLE_UNSUPPORTED_PROTOCOL, .readingHead, "Received HTTP/0.9 when not allowed", .protocolError),
         (CURLE_OUT_OF_MEMORY, .connecting, "", .transportFailure),
         (CURLE_BAD_FUNCTION_ARGUMENT, .readingHead, "", .protocolError),
@@ -90,7 +90,7 @@ import Testing
         (CURLE_HTTP2_STREAM, .readingBody, "HTTP/2 stream 1 was not closed cleanly: FLOW_CONTROL_ERROR (err 3)", .protocolError),
         (CURLE_HTTP2_STREAM, .readingHead, "HTTP/2 stream 1 was not closed cleanly: INTERNAL_ERROR (err 2)", .protocolError),
     ])
-    func codeSaysWhatTheReplyDidInItsPhase(curl: CURLcode, phase: CurlResponsePhase, text: String, expected: RequestError.Code) {
+    func codeSaysWhatTheReplyDidInItsPhase(curl: CURLcode, phase: TransferPhase, text: String, expected: RequestError.Code) {
         let error = RequestError(curlResult: curl, errorBuffer: text, connectLimitApplied: false, phase: phase)
         #expect(error.code == expected)
     }

@@ -153,7 +153,7 @@ final class CurlEngine: TransferEngine, @unchecked Sendable {
 
     /// Makes sure the loop looks at `transfer` no later than its idle deadline.
     private func scheduleIdleCheck(for transfer: CurlTransfer) {
-        guard let clock = transfer.idleClock else { return }
+        guard let clock = transfer.state.idleClock else { return }
         schedule(clock.deadline(connectedAfter: transfer.connectedAfter ?? 0))
     }
 
@@ -167,10 +167,10 @@ final class CurlEngine: TransferEngine, @unchecked Sendable {
     func expire(at now: UInt64) -> UInt64? {
         guard let check = nextIdleCheck, now >= check else { return nextIdleCheck }
         nextIdleCheck = nil
-        for transfer in transfers.values where !transfer.isPaused {
-            guard var clock = transfer.idleClock else { continue }
+        for transfer in transfers.values where !transfer.state.isPaused {
+            guard var clock = transfer.state.idleClock else { continue }
             let verdict = clock.check(at: now, connectedAfter: transfer.connectedAfter)
-            transfer.idleClock = clock
+            transfer.state.idleClock = clock
             switch verdict {
             case .checkAgain(let deadline):
                 schedule(deadline)

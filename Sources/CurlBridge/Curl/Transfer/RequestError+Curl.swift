@@ -17,10 +17,10 @@ extension RequestError.Code {
     ///     failure apart into precise codes; `nil` when unknown.
     ///   - errorText: curl's error-buffer text, which names an alert the server sent.
     ///   - phase: How far the response had come: curl uses one code for different things before
-    ///     and after the connection, and before and after the head (see ``CurlResponsePhase``).
+    ///     and after the connection, and before and after the head (see ``TransferPhase``).
     init(
         curlResult result: CURLcode, connectLimitApplied: Bool, proxyTunnelStatus: Int = 0,
-        tls: CurlTLSContext? = nil, errorText: String = "", phase: CurlResponsePhase = .connecting
+        tls: CurlTLSContext? = nil, errorText: String = "", phase: TransferPhase = .connecting
     ) {
         if result != CURLE_OK, proxyTunnelStatus != 0, !(200...299).contains(proxyTunnelStatus) {
             self = .proxyFailure
@@ -150,16 +150,6 @@ extension RequestError.Code {
     }
 }
 
-/// How far a response had come when curl failed.
-enum CurlResponsePhase {
-    /// Not connected yet (or no connection was made).
-    case connecting
-    /// Connected, and the final response head not complete.
-    case readingHead
-    /// The final head complete: reading the body (or its trailers).
-    case readingBody
-}
-
 /// What a transfer knew about its TLS session when curl failed.
 struct CurlTLSContext {
     /// OpenSSL's certificate verify result (`CURLINFO_SSL_VERIFYRESULT`).
@@ -180,7 +170,7 @@ extension RequestError {
     ///   - phase: Likewise.
     init(
         curlResult result: CURLcode, errorBuffer: String, connectLimitApplied: Bool, proxyTunnelStatus: Int = 0,
-        tls: CurlTLSContext? = nil, phase: CurlResponsePhase = .connecting
+        tls: CurlTLSContext? = nil, phase: TransferPhase = .connecting
     ) {
         let code = Code(
             curlResult: result, connectLimitApplied: connectLimitApplied, proxyTunnelStatus: proxyTunnelStatus,

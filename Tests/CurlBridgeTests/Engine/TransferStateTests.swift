@@ -1,0 +1,199 @@
+@testable import CurlBridge
+import Foundation
+import HTTPTypes
+import Testing
+
+/// ``TransferState`` as a value: the verdicts a transfer's callbacks carry out, fed the lines,
+/// pieces, sends and counts curl would report, with no curl and no I/O.
+@Suite struct TransferStateTests {
+    static let url = "https://origin.test/a"
+
+    /// The state of a transfer of `request`, begun at moment 0.
+    static func state(_ request: Request = .get(url)) throws -> TransferState {
+        let prepared = try request.prepared(with: RequestDefaults(Configuration())).get()
+        return TransferState(prepared, now: 0)
+    }
+
+    /// Feeds `text` (one header line, its CRLF included) at `now`; returns the guard's verdict and,
+    /// for a kept line, the step.
+    static func feed(
+        _ state: inout TransferState, _ text: String, wantsHeads: Bool = true, at now: UInt64 = 1
+    ) -> (ResponseHeadGuard.Verdict, TransferState.LineStep?) {
+        Array(text.utf8).withUnsafeBytes { line in
+            let verdict = state.inspect(line, at: now)
+            if case .reject = verdict { return (verdict, nil) }
+            return (verdict, state.keep(line, wantsHeads: wantsHeads))
+        }
+    }
+
+    static func head(_ status: Int) -> ResponseHead {
+        ResponseHead(status: .init(code: status), headerFields: HTTPFields(), httpVersion: .http1_1, url: url)
+    }
+
+    @Test func aFinalHeadEndsAtItsBlankLineAndIsDelivered() throws {
+        var state = try Self.state()
+        #expect(Self.feed(&state, "HTTP/1.1 200 OK\r\n") == (.accept, .readOn))
+        #expect(Self.feed(&state, "Content-Length: 5\r\n") == (.accept, .readOn))
+        #expect(!state.hasFinalHead)
+        #expect(Self.feed(&state, "\r\n") == (.finalHeadEnded(status: 200, declaredLength: 5), .headEnded))
+        #expect(state.hasFinalHead)
+        let answer1 = state.headerBlock()
+        #expect(answer1.fields[.contentLength] == "5")
+        let answer2 = state.headArrived(Self.head(200))
+        #expect(answer2 == .deliver)
+        let answer3 = state.delivered(refusal: nil)
+        #expect(answer3)
+        #expect(state.headDelivered && state.failure == nil)
+        // Trailers after the head are kept, but no head ends again.
+        #expect(Self.feed(&state, "\r\n").1 == .readOn)
+    }
+
+    @Test func aReceiverThatWantsNoHeadsIsNeverAskedToBuildOne() throws {
+        var state = try Self.state()
+        #expect(Self.feed(&state, "HTTP/1.1 204 No Content\r\n", wantsHeads: false) == (.accept, .readOn))
+        #expect(Self.feed(&state, "\r\n", wantsHeads: false) == (.finalHeadEnded(status: 204, declaredLength: nil), .readOn))
+    }
+
+    @Test func aRefusedLineIsTheFailureNamingTheRequest() throws {
+        var state = try Self.state()
+        _ = Self.feed(&state, "HTTP/1.1 200 OK\r\n")
+        let (verdict, step) = Self.feed(&state, "Content-Length: 5\r\nContent-Length: 6\r\n")
+        guard case .reject(let code, _) = verdict else { Issue.record("accepted \(verdict)"); return }
+        #expect(step == nil)
+        #expect(state.failure?.code == code)
+        #expect(state.failure?.url == Self.url && state.failure?.method == .get)
+    }
+
+    @Test func theFirstFailureWins() throws {
+        var state = try Self.state()
+        let answer4 = state.delivered(refusal: RequestError(.unacceptableStatus, "refused"))
+        #expect(!answer4)
+        state.fail(RequestError(.bodyTooLarge, "later"))
+        #expect(state.failure?.code == .unacceptableStatus)
+        #expect(state.failure?.url == Self.url)
+    }
+
+    @Test func aChallenged401WaitsAndIsDroppedWhenCurlAnswers() throws {
+        var state = try Self.state(Request.get(Self.url).credential(.digest(username: "ada", password: "pw")))
+        _ = Self.feed(&state, "HTTP/1.1 401 Unauthorized\r\n")
+        #expect(Self.feed(&state, "\r\n").1 == .headEnded)
+        let answer5 = state.headArrived(Self.head(401))
+        #expect(answer5 == .hold)
+        // curl answered the challenge: a new status line, and the held head was not final.
+        _ = Self.feed(&state, "HTTP/1.1 200 OK\r\n")
+        let answer6 = state.bodyArrived(at: 2)
+        #expect(answer6 == nil)
+        let answer7 = state.finished(succeeded: true)
+        #expect(answer7 == nil)
+    }
+
+    @Test func aHeld401IsDeliveredWithItsBodyOrAtTheEnd() throws {
+        var withBody = try Self.state(Request.get(Self.url).credential(.digest(username: "ada", password: "pw")))
+        let answer8 = withBody.headArrived(Self.head(401))
+        #expect(answer8 == .hold)
+        let answer9 = withBody.bodyArrived(at: 2)
+        #expect(answer9?.status.code == 401)
+        let answer10 = withBody.bodyArrived(at: 3)
+        #expect(answer10 == nil)
+
+        var bodiless = try Self.state(Request.get(Self.url).credential(.digest(username: "ada", password: "pw")))
+        let answer11 = bodiless.headArrived(Self.head(401))
+        #expect(answer11 == .hold)
+        let answer12 = bodiless.finished(succeeded: false)
+        #expect(answer12 == nil)
+        let answer13 = bodiless.headArrived(Self.head(401))
+        #expect(answer13 == .hold)
+        let answer14 = bodiless.finished(succeeded: true)
+        #expect(answer14?.status.code == 401)
+    }
+
+    @Test func a401WithNothingToAnswerItIsFinalAtOnce() throws {
+        var state = try Self.state(Request.get(Self.url).basicAuth(username: "ada", password: "pw"))
+        let answer15 = state.headArrived(Self.head(401))
+        #expect(answer15 == .deliver)
+    }
+
+    @Test func anUnansweredIdempotentRequestGoesOnceMoreThenFails() throws {
+        var state = try Self.state()
+        let answer16 = state.mayStartSending()
+        #expect(answer16)
+        let answer17 = state.mayStartSending()  // the reused connection closed unanswered: once more
+        #expect(answer17)
+        let answer18 = state.mayStartSending()
+        #expect(!answer18)
+        #expect(state.failure?.code == .connectionLost)
+        #expect(state.failure?.message.contains("twice") == true)
+    }
+
+    @Test func anUnansweredPostIsNotSentTwice() throws {
+        var state = try Self.state(.post(Self.url))
+        let answer19 = state.mayStartSending()
+        #expect(answer19)
+        let answer20 = state.mayStartSending()
+        #expect(!answer20)
+        #expect(state.failure?.code == .connectionLost)
+        #expect(state.failure?.message.contains("a POST request is not sent twice") == true)
+    }
+
+    @Test func aSendAfterAnAnswerIsNotARepeat() throws {
+        var state = try Self.state(.post(Self.url))
+        let answer21 = state.mayStartSending()
+        #expect(answer21)
+        _ = Self.feed(&state, "HTTP/1.1 401 Unauthorized\r\n")
+        let answer22 = state.mayStartSending()  // curl answering a challenge
+        #expect(answer22)
+        #expect(state.failure == nil)
+    }
+
+    @Test func thePhaseFollowsTheConnectionAndTheHead() throws {
+        var state = try Self.state()
+        #expect(state.phase(connected: false) == .connecting)
+        #expect(state.phase(connected: true) == .readingHead)
+        _ = Self.feed(&state, "HTTP/1.1 200 OK\r\n")
+        _ = Self.feed(&state, "\r\n")
+        #expect(state.phase(connected: true) == .readingBody)
+    }
+
+    @Test(arguments: [
+        // connect ms, total ms, connected, whether a timeout is the connect timeout's
+        (Int?.some(100), Int?.some(200), false, true),
+        (100, 100, false, true),
+        (300, 200, false, false),
+        (100, nil, false, true),
+        (nil, 200, false, false),
+        (100, 200, true, false),
+    ])
+    func aTimeoutIsTheConnectTimeoutsOnlyWhileItIsTheTighterLimit(connect: Int?, total: Int?, connected: Bool, expected: Bool) throws {
+        let timeouts = Timeouts(
+            connect: connect.map { .milliseconds($0) }, idle: nil, total: total.map { .milliseconds($0) })
+        var request = Request.get(Self.url)
+        request.timeouts = timeouts
+        let state = try Self.state(request)
+        #expect(state.connectLimitApplied(connected: connected) == expected)
+    }
+
+    @Test func movementRestartsTheIdleClockAndPausesAreKept() throws {
+        let idle = Duration.milliseconds(10)
+        let limit = UInt64(10_000_000)
+        var state = try Self.state(Request.get(Self.url).timeout(idle: idle))
+        #expect(state.idleClock?.deadline(connectedAfter: 0) == limit)
+        _ = Self.feed(&state, "HTTP/1.1 200 OK\r\n", at: 5)
+        #expect(state.idleClock?.deadline(connectedAfter: 0) == 5 + limit)
+        _ = state.progressed(sent: 0, received: 0, at: 7)  // nothing moved
+        #expect(state.idleClock?.deadline(connectedAfter: 0) == 5 + limit)
+        _ = state.progressed(sent: 0, received: 100, at: 9)
+        #expect(state.idleClock?.deadline(connectedAfter: 0) == 9 + limit)
+
+        #expect(!state.isPaused)
+        let answer23 = state.resumeSending(at: 10)  // not paused: nothing to resume
+        #expect(!answer23)
+        state.pauseSending()
+        state.pauseReceiving()
+        #expect(state.isPaused && state.isSendPaused && state.isReceivePaused)
+        let answer24 = state.resumeSending(at: 11)
+        #expect(answer24)
+        state.resumeReceiving(at: 12)
+        #expect(!state.isPaused)
+        #expect(state.idleClock?.deadline(connectedAfter: 0) == 12 + limit)
+    }
+}
