@@ -54,14 +54,13 @@ import Testing
         #expect(Self.feed(&state, "\r\n", wantsHeads: false) == (.finalHeadEnded(status: 204, declaredLength: nil), .readOn))
     }
 
-    @Test func aRefusedLineIsTheFailureNamingTheRequest() throws {
+    @Test func aRefusedLineIsTheFailure() throws {
         var state = try Self.state()
         _ = Self.feed(&state, "HTTP/1.1 200 OK\r\n")
         let (verdict, step) = Self.feed(&state, "Content-Length: 5\r\nContent-Length: 6\r\n")
         guard case .reject(let code, _) = verdict else { Issue.record("accepted \(verdict)"); return }
         #expect(step == nil)
         #expect(state.failure?.code == code)
-        #expect(state.failure?.url == Self.url && state.failure?.method == .get)
     }
 
     @Test func theFirstFailureWins() throws {
@@ -70,7 +69,6 @@ import Testing
         #expect(!answer4)
         state.fail(RequestError(.bodyTooLarge, "later"))
         #expect(state.failure?.code == .unacceptableStatus)
-        #expect(state.failure?.url == Self.url)
     }
 
     @Test func aChallenged401WaitsAndIsDroppedWhenCurlAnswers() throws {

@@ -54,7 +54,7 @@ final class MemoryBodySink: BodySink {
     /// Why a head that declares `length` body bytes cannot be collected, if it cannot: above the
     /// cap, for a response that has a body. Reserves room for it otherwise.
     func refusal(declaredLength length: Int64?, status: Int) -> RequestError? {
-        guard let length, length > 0, method != .head, status != 204, status != 304 else { return nil }
+        guard let length, length > 0, BodyPresence.responseHasBody(method: method, status: status) else { return nil }
         guard length <= limit else {
             return RequestError(
                 .bodyTooLarge, "the response declares \(length) body bytes, above the in-memory cap of \(limit) bytes",

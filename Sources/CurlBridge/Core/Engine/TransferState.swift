@@ -10,16 +10,14 @@ import HTTPTypes
 /// `401` curl may answer, ``ResendRule`` says what may go twice, ``IdleClock`` and
 /// ``ProgressThrottle`` pace silence and progress. This value runs them, in order, once.
 struct TransferState {
-    /// The request's method and URL, which its errors name.
+    /// The request's method, which decides what has a body and what may go twice.
     let method: HTTPRequest.Method
-    let url: String
     /// What ``ResendRule`` needs to know of the request.
     private let resendFacts: ResendRule.Facts
     /// Whether the engine answers authentication challenges itself (a `401` may not be final).
     private let answersChallenges: Bool
-    /// The connect and total timeouts, in milliseconds.
-    private let connectTimeout: Int?
-    private let totalTimeout: Int?
+    /// The request's time limits.
+    private let timeLimits: TimeLimits
 
     /// Checks every header line.
     private var headGuard: ResponseHeadGuard
@@ -50,11 +48,9 @@ struct TransferState {
     /// The state of a transfer of `request` beginning at `now` (`MonotonicClock` nanoseconds).
     init(_ request: PreparedRequest, now: UInt64) {
         method = request.method
-        url = request.url
         resendFacts = ResendRule.Facts(request)
         answersChallenges = request.authentication != nil
-        connectTimeout = request.connectTimeoutMilliseconds
-        totalTimeout = request.totalTimeoutMilliseconds
+        timeLimits = request.timeLimits
         headGuard = ResponseHeadGuard(limit: request.maximumHeaderSize)
         idleClock = request.idleTimeoutNanoseconds.map { IdleClock(limit: $0, now: now) }
     }
@@ -66,14 +62,14 @@ struct TransferState {
     var hasFinalHead: Bool { headGuard.hasFinalHead }
 
     /// Whether the final head declared a body that ends only when the connection closes.
-    var bodyEndsAtClose: Bool { headGuard.bodyEndsAtClose }
+    var bodyEndsAtClose: Bool { headGuard.bodyEndsAtClose(method: method) }
 
     /// The head recorded so far.
     mutating func headerBlock() -> ResponseHeaderBlock { responseHead.headerBlock() }
 
     /// Records why the transfer fails, unless it already has a reason.
     mutating func fail(_ error: RequestError) {
-        if failure == nil { failure = error.attributed(to: method, url: url) }
+        if failure == nil { failure = error }
     }
 
     /// A byte moved (or the transfer resumed) at `now`.
@@ -221,12 +217,9 @@ struct TransferState {
         return connected ? .readingHead : .connecting
     }
 
-    /// Whether a timeout now would be the connect timeout: the connection phase (TCP and TLS) has
-    /// not finished (`connected` false) and the connect limit is the tighter one (while
-    /// connecting, the smaller of connect and total applies).
+    /// Whether a timeout now would be the connect timeout (``TimeLimits/connectLimitApplies(connected:)``).
     func connectLimitApplied(connected: Bool) -> Bool {
-        guard !connected, let connectTimeout else { return false }
-        return totalTimeout.map { connectTimeout <= $0 } ?? true
+        timeLimits.connectLimitApplies(connected: connected)
     }
 }
 

@@ -125,7 +125,9 @@ extension RequestStateMachine {
     /// allows, else it fails as the lost connection it is, whatever curl called it.
     mutating func transferEnded(_ result: Result<Response, RequestError>, closingSession: Bool = false, at moment: Moment) -> [Action] {
         guard case .running(let hop) = state else { return [] }
-        var result = result
+        // The one place a transfer's failure is attributed: to the hop it sent.
+        let target = hop.target ?? Target(method: hop.request.method, url: hop.request.url)
+        var result = result.mapError { $0.attributed(to: target.method, url: target.url) }
         if closingSession, case .open = hop.phase, case .failure(let error) = result {
             let occasion = ResendRule.Occasion.closingSession(responseStarted: false, alreadyResent: hop.resentOnClosingSession)
             guard let denial = ResendRule.denial(occasion, ResendRule.Facts(hop.request)) else {

@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// Checks a response's header lines one by one, as curl's header callback hands them over, and
 /// refuses what a strict HTTP client must not accept — what libcurl 7.88 lets through:
 ///
@@ -58,10 +60,11 @@ struct ResponseHeadGuard {
     /// Whether a final head has been read completely.
     var hasFinalHead: Bool { phase == .trailers }
 
-    /// Whether the final head's body ends only when the connection closes (RFC 9112 §6.3): it
-    /// declared neither a length nor a transfer coding, and its status has a body.
-    var bodyEndsAtClose: Bool {
-        hasFinalHead && declaredLength == nil && !hasTransferEncoding && status != 204 && status != 304
+    /// Whether the final head's body, in answer to a `method` request, ends only when the
+    /// connection closes (RFC 9112 §6.3): it declared neither a length nor a transfer coding, and
+    /// the response has a body (``BodyPresence``).
+    func bodyEndsAtClose(method: HTTPRequest.Method) -> Bool {
+        hasFinalHead && declaredLength == nil && !hasTransferEncoding && BodyPresence.responseHasBody(method: method, status: status)
     }
 
     /// Inspects one line, line ending included.

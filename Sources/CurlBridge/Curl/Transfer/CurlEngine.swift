@@ -46,7 +46,7 @@ final class CurlEngine: TransferEngine, @unchecked Sendable {
         do {
             transfer = try makeTransfer(request, id: id, receiver: receiver)
         } catch {
-            receiver.transferEnded(TransferEnd(result: .failure(error.attributed(to: request.method, url: request.url))))
+            receiver.transferEnded(TransferEnd(result: .failure(error)))
             return
         }
         let added = loop.add(transfer.easy.raw)
@@ -56,7 +56,7 @@ final class CurlEngine: TransferEngine, @unchecked Sendable {
             let error = RequestError(
                 .transportFailure, "curl_multi_add_handle failed: \(String(cString: curl_multi_strerror(added)))",
                 curlCode: Int(added.rawValue))
-            receiver.transferEnded(TransferEnd(result: .failure(error.attributed(to: request.method, url: request.url))))
+            receiver.transferEnded(TransferEnd(result: .failure(error)))
             return
         }
         assert(transfers[id] == nil, "request \(id) began a second transfer while its first was in flight")

@@ -24,9 +24,7 @@ extension CurlTransfer {
         guard case .stream(let stream)? = bodyReader else { return }
         ownsBodyStream = stream.start(wake: wake)
         guard ownsBodyStream else {
-            throw RequestError(
-                .bodyNotRewindable, "the request's body stream was already sent; a stream can be sent once only",
-                method: request.method, url: request.url)
+            throw RequestError(.bodyNotRewindable, "the request's body stream was already sent; a stream can be sent once only")
         }
     }
 

@@ -15,7 +15,7 @@ extension CurlTransfer {
     /// The transfer's end when it is ended from outside with `error` (an idle timeout, a failure
     /// of the multi handle).
     func end(failingWith error: RequestError) -> TransferEnd {
-        TransferEnd(result: .failure(error.attributed(to: request.method, url: request.url)), finalProgress: finalProgress())
+        TransferEnd(result: .failure(error), finalProgress: finalProgress())
     }
 
     /// Before the transfer is taken out of curl unfinished (cancelled, timed out, shut down): its
@@ -53,8 +53,7 @@ extension CurlTransfer {
         if result == CURLE_OK, let closeNotifyWatch, !closeNotifyWatch.receivedCloseNotify {
             return .failure(RequestError(
                 .responseTruncated,
-                "the TLS connection closed without close_notify before the end of a body that ends at the close: it may be cut",
-                method: request.method, url: request.url))
+                "the TLS connection closed without close_notify before the end of a body that ends at the close: it may be cut"))
         }
         guard result == CURLE_OK else {
             let connected = connectedAfter != nil
@@ -62,7 +61,6 @@ extension CurlTransfer {
             var error = RequestError(
                 curlResult: result, errorBuffer: easy.errorText, connectLimitApplied: state.connectLimitApplied(connected: connected),
                 proxyTunnelStatus: easy.info(long: CURLINFO_HTTP_CONNECTCODE), tls: tls, phase: state.phase(connected: connected))
-                .attributed(to: request.method, url: request.url)
             // Whether the server had begun to answer: a retry policy re-sends only what it had not.
             error.receivedResponseBytes = easy.info(long: CURLINFO_HEADER_SIZE) > 0
             return .failure(error)

@@ -106,7 +106,7 @@ final class CurlTransfer {
                 state.fail(refusal)
                 return 0
             }
-            if state.bodyEndsAtClose, request.method != .head, readHTTPVersion() != .http2 {
+            if state.bodyEndsAtClose, readHTTPVersion() != .http2 {
                 closeNotifyWatch = TLSCloseNotifyWatch(easy)
             }
         case .reject:

@@ -64,7 +64,7 @@ final class StubEngine: TransferEngine, @unchecked Sendable {
     func failAll(_ error: RequestError) {
         for (id, exchange) in exchanges {
             finish(exchange, id: id, TransferEnd(
-                result: .failure(error.attributed(to: exchange.request.method, url: exchange.request.url)),
+                result: .failure(error),
                 finalProgress: exchange.finalProgress()))
         }
     }
@@ -93,7 +93,7 @@ final class StubEngine: TransferEngine, @unchecked Sendable {
         }
         let bytesSent = Int64(received.body.count)
         var reply = await handler(received)
-        if let (limit, code) = timeout(of: request), reply.delay > limit {
+        if let (limit, code) = request.timeLimits.limit(reachedBySilenceOf: reply.delay) {
             reply = .failure(RequestError(code, "the stub answers after \(reply.delay), past the \(limit) limit"), delay: limit)
         }
         if reply.delay > .zero {
@@ -101,17 +101,5 @@ final class StubEngine: TransferEngine, @unchecked Sendable {
         }
         if let failure = reply.failure { return StubExchange.Answer(reply: .failure(failure), bytesSent: bytesSent) }
         return StubExchange.Answer(reply: .success(reply), bytesSent: bytesSent)
-    }
-
-    /// The request's nearest time limit and the error it raises.
-    private static func timeout(of request: PreparedRequest) -> (Duration, RequestError.Code)? {
-        let total = request.totalTimeoutMilliseconds.map { (Duration.milliseconds($0), RequestError.Code.totalTimedOut) }
-        let idle = request.idleTimeoutNanoseconds.map { (Duration.nanoseconds(Int64($0)), RequestError.Code.idleTimedOut) }
-        switch (total, idle) {
-        case let (total?, idle?): return idle.0 < total.0 ? idle : total
-        case let (total?, nil): return total
-        case let (nil, idle?): return idle
-        case (nil, nil): return nil
-        }
     }
 }

@@ -78,9 +78,9 @@ final class StubExchange {
         }
     }
 
-    /// The exchange's end with `result`, its failure attributed to the request.
+    /// The exchange's end with `result`.
     private func end(_ result: Result<Response, RequestError>) -> TransferEnd {
-        var end = TransferEnd(result: result.mapError { $0.attributed(to: request.method, url: request.url) }, finalProgress: finalProgress())
+        var end = TransferEnd(result: result, finalProgress: finalProgress())
         if request.reportsSentCookies {
             // curl's jar adds nothing to a stub's request: its cookies are its own `Cookie` lines.
             end.sentCookieLines = request.headerLines.filter { $0.isCurlHeaderLine(named: "cookie") }.map(Self.value)
@@ -115,9 +115,7 @@ final class StubExchange {
     /// The stub's fields with a `Content-Length` when it has none and its status may carry a body.
     private static func completed(_ reply: StubResponse) -> HTTPFields {
         var fields = reply.headerFields
-        let code = reply.status.code
-        let hasBodyStatus = code >= 200 && code != 204 && code != 304
-        if hasBodyStatus, fields[.contentLength] == nil, fields[.transferEncoding] == nil {
+        if BodyPresence.statusAllowsBody(reply.status.code), fields[.contentLength] == nil, fields[.transferEncoding] == nil {
             fields[.contentLength] = String(reply.body.count)
         }
         return fields

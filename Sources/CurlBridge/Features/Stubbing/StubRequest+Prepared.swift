@@ -24,7 +24,7 @@ extension StubRequest {
         case .stream(let stream)?:
             switch await stream.readToEnd() {
             case .success(let data): received.body = data
-            case .failure(let error): return .failure(error.attributed(to: request.method, url: request.url))
+            case .failure(let error): return .failure(error)
             }
         }
         return .success(received)
