@@ -3,10 +3,10 @@ import Foundation
 /// Bytes handed to curl by reference (`CURL_BLOB_NOCOPY`), so that a transport's CA bundle — the
 /// whole system store when CAs are added to it, some 200 KB — is not copied into every request.
 ///
-/// `@unchecked Sendable`: the bytes are written once, in `init`, and only read after that; they
-/// are freed when the last reference goes, and every easy handle given them keeps a reference
-/// (``CurlEasyHandle/set(_:retaining:)``) for as long as curl may read them.
-final class CurlBlob: @unchecked Sendable {
+/// Not `Sendable`: made with its transport's engine and used by it, on the loop. The bytes are
+/// written once, in `init`, and freed when the last reference goes; every easy handle given them
+/// keeps a reference (``CurlEasyHandle/set(_:retaining:)``) for as long as curl may read them.
+final class CurlBlob {
     /// The bytes; immutable after `init`.
     let bytes: UnsafeMutableRawBufferPointer
     /// The number of bytes.

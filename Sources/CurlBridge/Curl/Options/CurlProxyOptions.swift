@@ -3,9 +3,9 @@ internal import CCurl
 
 /// A transport's proxy settings in the form curl takes them, computed once from its
 /// ``ProxyConfiguration`` rather than for every request.
-struct CurlProxyOptions: Sendable {
+struct CurlProxyOptions {
     /// One proxy server's options.
-    struct Server: Sendable {
+    struct Server {
         /// `CURLOPT_PROXY`.
         let url: String
         let credentials: ProxyServer.Credentials?

@@ -9,9 +9,9 @@ internal import CCurl
 /// (CA blob, CA file and directory, pinned keys, client certificate, versions, verification) before
 /// reusing one (`Curl_ssl_config_matches`), so a request never rides on a connection that was
 /// verified under another host's settings.
-struct CurlTLSOptions: Sendable {
+struct CurlTLSOptions {
     /// What curl is told for requests to one host.
-    struct HostPolicy: Sendable {
+    struct HostPolicy {
         /// The CAs to trust, in memory; `nil` for curl's default store or ``caFile``.
         let trustedCertificates: CurlBlob?
         /// A CA file given to curl alone, without a CA directory, so that curl parses it once per

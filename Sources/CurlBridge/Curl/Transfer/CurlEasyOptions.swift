@@ -1,7 +1,7 @@
 internal import CCurl
 
 /// The options a transport applies to every easy handle, computed once from its ``Configuration``.
-struct CurlEasyOptions: Sendable {
+struct CurlEasyOptions {
     /// Trust, pins, TLS version and client certificate.
     let tls: CurlTLSOptions
     /// `CURLOPT_HTTP_VERSION`.

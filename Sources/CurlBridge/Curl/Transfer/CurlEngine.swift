@@ -5,8 +5,9 @@ internal import CCurl
 /// in the loop's multi handle. It applies the idle timeout that each transfer's ``IdleClock``
 /// decides, and reports every end to the transfer's receiver.
 ///
-/// Confined to the loop (`@unchecked Sendable` only so that a body stream's wake-up can name it).
-final class CurlEngine: TransferEngine, @unchecked Sendable {
+/// Confined to the loop: other threads reach it only through work submitted to the loop, which
+/// finds it as the loop's ``CurlMultiLoop/engine``.
+final class CurlEngine: TransferEngine {
     /// The loop whose multi handle runs the transfers; it owns this engine (through its delegate).
     private unowned let loop: CurlMultiLoop
     /// Options applied to each easy handle.
@@ -78,9 +79,9 @@ final class CurlEngine: TransferEngine, @unchecked Sendable {
         }
         guard transfer.sendsBodyStream else { return transfer }
         do {
-            try transfer.startBodyStream { [weak self, weak loop] in
-                guard let engine = self else { return }
-                loop?.submit { engine.resumeSending(id) }
+            // The wake-up names the loop only: the engine is found there, on the loop.
+            try transfer.startBodyStream { [weak loop] in
+                loop?.submit { [weak loop] in loop?.engine?.resumeSending(id) }
             }
         } catch {
             transfer.closeBody()

@@ -3,8 +3,9 @@ import Synchronization
 
 /// What a stubbed transport runs instead of curl transfers: each request's stub answers in a task
 /// of its own, and the answer comes back to the loop to be played to the transfer's receiver
-/// (see ``StubExchange``). Confined to the loop, but for ``inFlightCount``.
-final class StubEngine: TransferEngine, @unchecked Sendable {
+/// (see ``StubExchange``). Confined to the loop, but for ``inFlightCount``: the answering tasks
+/// reach it only through a ``LoopBound``.
+final class StubEngine: TransferEngine {
     /// Answers a request; see ``Transport/init(configuration:stub:)``.
     typealias Handler = @Sendable (StubRequest) async -> StubResponse
 
@@ -29,11 +30,12 @@ final class StubEngine: TransferEngine, @unchecked Sendable {
         let exchange = StubExchange(token: nextToken, request: request, receiver: receiver)
         exchanges[id] = exchange
         inFlight.add(1, ordering: .relaxed)
-        let (handler, token) = (handler, nextToken)
-        exchange.answering = Task { [weak self, weak loop] in
-            let answer = await Self.answer(request, handler: handler)
-            guard let engine = self else { return }
-            loop?.submit { engine.receive(answer, for: id, token: token) }
+        let handler = handler
+        let token = nextToken
+        let engine = LoopBound(self, on: loop)
+        exchange.answering = Task {
+            let answer = await stubAnswer(to: request, handler: handler)
+            engine.submit { $0.receive(answer, for: id, token: token) }
         }
     }
 
@@ -83,23 +85,23 @@ final class StubEngine: TransferEngine, @unchecked Sendable {
         _ = remove(id)
         exchange.receiver.transferEnded(end)
     }
+}
 
-    /// The handler's answer to `request`, after its delay — or the timeout it runs into.
-    private static func answer(_ request: PreparedRequest, handler: Handler) async -> StubExchange.Answer {
-        let received: StubRequest
-        switch await StubRequest.received(request) {
-        case .success(let stubRequest): received = stubRequest
-        case .failure(let error): return StubExchange.Answer(reply: .failure(error), bytesSent: 0)
-        }
-        let bytesSent = Int64(received.body.count)
-        var reply = await handler(received)
-        if let (limit, code) = request.timeLimits.limit(reachedBySilenceOf: reply.delay) {
-            reply = .failure(RequestError(code, "the stub answers after \(reply.delay), past the \(limit) limit"), delay: limit)
-        }
-        if reply.delay > .zero {
-            try? await Task.sleep(for: reply.delay)
-        }
-        if let failure = reply.failure { return StubExchange.Answer(reply: .failure(failure), bytesSent: bytesSent) }
-        return StubExchange.Answer(reply: .success(reply), bytesSent: bytesSent)
+/// The handler's answer to `request`, after its delay — or the timeout it runs into.
+private func stubAnswer(to request: PreparedRequest, handler: StubEngine.Handler) async -> StubExchange.Answer {
+    let received: StubRequest
+    switch await StubRequest.received(request) {
+    case .success(let stubRequest): received = stubRequest
+    case .failure(let error): return StubExchange.Answer(reply: .failure(error), bytesSent: 0)
     }
+    let bytesSent = Int64(received.body.count)
+    var reply = await handler(received)
+    if let (limit, code) = request.timeLimits.limit(reachedBySilenceOf: reply.delay) {
+        reply = .failure(RequestError(code, "the stub answers after \(reply.delay), past the \(limit) limit"), delay: limit)
+    }
+    if reply.delay > .zero {
+        try? await Task.sleep(for: reply.delay)
+    }
+    if let failure = reply.failure { return StubExchange.Answer(reply: .failure(failure), bytesSent: bytesSent) }
+    return StubExchange.Answer(reply: .success(reply), bytesSent: bytesSent)
 }
