@@ -7,7 +7,7 @@ set -uo pipefail
 cd "$(dirname "$0")"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-lock=../../Sources/CurlBridge/Core/Engine/PosixLock.swift
+lock=../../Sources/CurlBridge/Core/Support/PosixLock.swift
 
 swiftc -sanitize=thread -g mutex/main.swift -o "$out/mutex"
 swiftc -sanitize=thread -g posix/main.swift "$lock" -module-name PosixRepro -o "$out/posix"
