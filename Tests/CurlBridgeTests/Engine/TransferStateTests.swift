@@ -37,12 +37,12 @@ import Testing
         #expect(!state.hasFinalHead)
         #expect(Self.feed(&state, "\r\n") == (.finalHeadEnded(status: 200, declaredLength: 5), .headEnded))
         #expect(state.hasFinalHead)
-        let answer1 = state.headerBlock()
-        #expect(answer1.fields[.contentLength] == "5")
-        let answer2 = state.headArrived(Self.head(200))
-        #expect(answer2 == .deliver)
-        let answer3 = state.delivered(refusal: nil)
-        #expect(answer3)
+        let block = state.headerBlock()
+        #expect(block.fields[.contentLength] == "5")
+        let verdict = state.headArrived(Self.head(200))
+        #expect(verdict == .deliver)
+        let taken = state.delivered(refusal: nil)
+        #expect(taken)
         #expect(state.headDelivered && state.failure == nil)
         // Trailers after the head are kept, but no head ends again.
         #expect(Self.feed(&state, "\r\n").1 == .readOn)
@@ -65,8 +65,8 @@ import Testing
 
     @Test func theFirstFailureWins() throws {
         var state = try Self.state()
-        let answer4 = state.delivered(refusal: RequestError(.unacceptableStatus, "refused"))
-        #expect(!answer4)
+        let taken = state.delivered(refusal: RequestError(.unacceptableStatus, "refused"))
+        #expect(!taken)
         state.fail(RequestError(.bodyTooLarge, "later"))
         #expect(state.failure?.code == .unacceptableStatus)
     }
@@ -75,71 +75,71 @@ import Testing
         var state = try Self.state(Request.get(Self.url).credential(.digest(username: "ada", password: "pw")))
         _ = Self.feed(&state, "HTTP/1.1 401 Unauthorized\r\n")
         #expect(Self.feed(&state, "\r\n").1 == .headEnded)
-        let answer5 = state.headArrived(Self.head(401))
-        #expect(answer5 == .hold)
+        let verdict = state.headArrived(Self.head(401))
+        #expect(verdict == .hold)
         // curl answered the challenge: a new status line, and the held head was not final.
         _ = Self.feed(&state, "HTTP/1.1 200 OK\r\n")
-        let answer6 = state.bodyArrived(at: 2)
-        #expect(answer6 == nil)
-        let answer7 = state.finished(succeeded: true)
-        #expect(answer7 == nil)
+        let released = state.bodyArrived(at: 2)
+        #expect(released == nil)
+        let due = state.finished(succeeded: true)
+        #expect(due == nil)
     }
 
     @Test func aHeld401IsDeliveredWithItsBodyOrAtTheEnd() throws {
         var withBody = try Self.state(Request.get(Self.url).credential(.digest(username: "ada", password: "pw")))
-        let answer8 = withBody.headArrived(Self.head(401))
-        #expect(answer8 == .hold)
-        let answer9 = withBody.bodyArrived(at: 2)
-        #expect(answer9?.status.code == 401)
-        let answer10 = withBody.bodyArrived(at: 3)
-        #expect(answer10 == nil)
+        let verdict = withBody.headArrived(Self.head(401))
+        #expect(verdict == .hold)
+        let released = withBody.bodyArrived(at: 2)
+        #expect(released?.status.code == 401)
+        let released2 = withBody.bodyArrived(at: 3)
+        #expect(released2 == nil)
 
         var bodiless = try Self.state(Request.get(Self.url).credential(.digest(username: "ada", password: "pw")))
-        let answer11 = bodiless.headArrived(Self.head(401))
-        #expect(answer11 == .hold)
-        let answer12 = bodiless.finished(succeeded: false)
-        #expect(answer12 == nil)
-        let answer13 = bodiless.headArrived(Self.head(401))
-        #expect(answer13 == .hold)
-        let answer14 = bodiless.finished(succeeded: true)
-        #expect(answer14?.status.code == 401)
+        let verdict2 = bodiless.headArrived(Self.head(401))
+        #expect(verdict2 == .hold)
+        let due = bodiless.finished(succeeded: false)
+        #expect(due == nil)
+        let verdict3 = bodiless.headArrived(Self.head(401))
+        #expect(verdict3 == .hold)
+        let due2 = bodiless.finished(succeeded: true)
+        #expect(due2?.status.code == 401)
     }
 
     @Test func a401WithNothingToAnswerItIsFinalAtOnce() throws {
         var state = try Self.state(Request.get(Self.url).basicAuth(username: "ada", password: "pw"))
-        let answer15 = state.headArrived(Self.head(401))
-        #expect(answer15 == .deliver)
+        let verdict = state.headArrived(Self.head(401))
+        #expect(verdict == .deliver)
     }
 
     @Test func anUnansweredIdempotentRequestGoesOnceMoreThenFails() throws {
         var state = try Self.state()
-        let answer16 = state.mayStartSending()
-        #expect(answer16)
-        let answer17 = state.mayStartSending()  // the reused connection closed unanswered: once more
-        #expect(answer17)
-        let answer18 = state.mayStartSending()
-        #expect(!answer18)
+        let mayGo = state.mayStartSending()
+        #expect(mayGo)
+        let mayGo2 = state.mayStartSending()  // the reused connection closed unanswered: once more
+        #expect(mayGo2)
+        let mayGo3 = state.mayStartSending()
+        #expect(!mayGo3)
         #expect(state.failure?.code == .connectionLost)
         #expect(state.failure?.message.contains("twice") == true)
     }
 
     @Test func anUnansweredPostIsNotSentTwice() throws {
         var state = try Self.state(.post(Self.url))
-        let answer19 = state.mayStartSending()
-        #expect(answer19)
-        let answer20 = state.mayStartSending()
-        #expect(!answer20)
+        let mayGo = state.mayStartSending()
+        #expect(mayGo)
+        let mayGo2 = state.mayStartSending()
+        #expect(!mayGo2)
         #expect(state.failure?.code == .connectionLost)
         #expect(state.failure?.message.contains("a POST request is not sent twice") == true)
     }
 
     @Test func aSendAfterAnAnswerIsNotARepeat() throws {
         var state = try Self.state(.post(Self.url))
-        let answer21 = state.mayStartSending()
-        #expect(answer21)
+        let mayGo = state.mayStartSending()
+        #expect(mayGo)
         _ = Self.feed(&state, "HTTP/1.1 401 Unauthorized\r\n")
-        let answer22 = state.mayStartSending()  // curl answering a challenge
-        #expect(answer22)
+        let mayGo2 = state.mayStartSending()  // curl answering a challenge
+        #expect(mayGo2)
         #expect(state.failure == nil)
     }
 
@@ -183,13 +183,13 @@ import Testing
         #expect(state.idleClock?.deadline(connectedAfter: 0) == 9 + limit)
 
         #expect(!state.isPaused)
-        let answer23 = state.resumeSending(at: 10)  // not paused: nothing to resume
-        #expect(!answer23)
+        let resumed = state.resumeSending(at: 10)  // not paused: nothing to resume
+        #expect(!resumed)
         state.pauseSending()
         state.pauseReceiving()
         #expect(state.isPaused && state.isSendPaused && state.isReceivePaused)
-        let answer24 = state.resumeSending(at: 11)
-        #expect(answer24)
+        let resumed2 = state.resumeSending(at: 11)
+        #expect(resumed2)
         state.resumeReceiving(at: 12)
         #expect(!state.isPaused)
         #expect(state.idleClock?.deadline(connectedAfter: 0) == 12 + limit)
