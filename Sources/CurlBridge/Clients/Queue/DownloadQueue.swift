@@ -38,7 +38,8 @@ import HTTPTypes
 /// Opening a queue, ``enqueue(_:to:expectedSHA256:)``, and the pause, resume and cancel calls return once the
 /// journal is flushed to the disk (`fsync`): usually a millisecond, but as long as the disk takes
 /// when it is busy. In a Swift task that must not hold a thread of the cooperative pool that long,
-/// make them from a thread of your own.
+/// make them from a thread of your own. Reading the queue (``downloads``, ``progress``) never waits
+/// for the disk: records are written under the queue's lock and flushed after it is released.
 public final class DownloadQueue: Sendable {
     /// The state directory.
     public let stateDirectory: URL
@@ -48,6 +49,8 @@ public final class DownloadQueue: Sendable {
     private let options: Options
     private let rejoinedRequest: RejoinedRequest?
     private let state: PosixLock<Shared>
+    /// Flushes a journal descriptor to the disk: `fsync`, or a test's stand-in that holds it.
+    private let sync: @Sendable (Int32) -> Int32
     /// Where events are delivered, in order.
     private let delivery = DispatchQueue(label: "CurlBridge.DownloadQueue.events")
 
@@ -86,9 +89,20 @@ public final class DownloadQueue: Sendable {
     ///     default, when the journaled request is sent.
     /// - Throws: ``RequestError/Code/fileIO`` when the directory cannot be trusted or written, is
     ///   open in another queue, or its journal is damaged (see ``Options/setsAsideDamagedJournal``).
-    public init(
+    public convenience init(
         stateDirectory: URL, transport: Transport, options: Options = Options(), rejoinedRequest: RejoinedRequest? = nil
     ) throws(RequestError) {
+        try self.init(stateDirectory: stateDirectory, transport: transport, options: options, rejoinedRequest: rejoinedRequest) {
+            fsync($0)
+        }
+    }
+
+    /// A queue whose journal appends are flushed by `sync` (tests hold a flush to see who waits).
+    init(
+        stateDirectory: URL, transport: Transport, options: Options = Options(), rejoinedRequest: RejoinedRequest? = nil,
+        sync: @escaping @Sendable (Int32) -> Int32
+    ) throws(RequestError) {
+        self.sync = sync
         self.stateDirectory = stateDirectory
         self.options = options
         self.rejoinedRequest = rejoinedRequest
@@ -173,7 +187,8 @@ public final class DownloadQueue: Sendable {
         let secret: Set<HTTPField.Name> = request.sensitiveHeaderNames.union([.authorization, .proxyAuthorization, .cookie])
         let headers = request.headerFields.filter { !secret.contains($0.name) }.map { [$0.name.rawName, $0.value] }
         let url = StoredURL(request.url, keepsQuery: options.journalsQuery)
-        let (id, actions) = try state.withLock { (shared: inout Shared) throws(RequestError) -> (UInt64, [DownloadQueueState.Action]) in
+        let (id, actions, flush) = try state.withLock {
+            (shared: inout Shared) throws(RequestError) -> (UInt64, [DownloadQueueState.Action], QueueJournal.PendingFlush?) in
             guard shared.phase == .open, shared.journal != nil else {
                 throw RequestError(.fileIO, "the download queue of \(stateDirectory.path) is closed")
             }
@@ -185,8 +200,11 @@ public final class DownloadQueue: Sendable {
             }
             if case .journal(let record)? = actions.first { try shared.journal?.append(record) }
             shared.machine = machine
-            return (id, Array(actions.dropFirst()))
+            return (id, Array(actions.dropFirst()), shared.journal?.pendingFlush())
         }
+        // Flushed outside the lock; a disk that refuses the flush (the record is written) is
+        // reported as a full disk is, and the download stays queued.
+        if let failure = flush?.run(sync) { emit(.diskFull(failure)) }
         perform(actions)
         return id
     }
@@ -357,10 +375,12 @@ public final class DownloadQueue: Sendable {
     ///
     /// Its records are appended under the lock, with the decision: a state anyone can see is
     /// already in the journal, and ``close()`` never closes the journal between a decision and
-    /// its record. The other actions run after, outside the lock.
+    /// its record. They are flushed to the disk after the lock is released — readers of the state
+    /// never wait for the disk — and before any other action runs, or this returns.
     private func act(_ decide: (inout DownloadQueueState) -> [DownloadQueueState.Action]) {
-        let (actions, failure) = state.withLock { shared -> ([DownloadQueueState.Action], RequestError?) in
-            guard shared.journal != nil else { return ([], nil) }
+        let (actions, appendFailure, flush) = state.withLock {
+            shared -> ([DownloadQueueState.Action], RequestError?, QueueJournal.PendingFlush?) in
+            guard shared.journal != nil else { return ([], nil, nil) }
             let actions = decide(&shared.machine)
             var failure: RequestError?
             for case .journal(let record) in actions {
@@ -370,10 +390,12 @@ public final class DownloadQueue: Sendable {
                     failure = failure ?? error
                 }
             }
-            return (actions, failure)
+            let appended = actions.contains { if case .journal = $0 { true } else { false } }
+            return (actions, failure, appended ? shared.journal?.pendingFlush() : nil)
         }
         // A journal that cannot be written pauses nothing, but is reported.
-        if let failure { emit(.diskFull(failure)) }
+        let flushFailure = flush?.run(sync)
+        if let failure = appendFailure ?? flushFailure { emit(.diskFull(failure)) }
         perform(actions)
     }
 

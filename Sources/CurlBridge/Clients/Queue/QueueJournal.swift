@@ -3,8 +3,9 @@ import Foundation
 import Glibc
 #endif
 
-/// A ``DownloadQueue``'s durable state: one record per line, JSON, appended and flushed
-/// (`fsync`) before the queue acts on it, in a ``PrivateDirectory``. Opening reads the records
+/// A ``DownloadQueue``'s durable state: one record per line, JSON, appended under the queue's
+/// lock and flushed (`fsync`, ``PendingFlush``) outside it, before the queue acts on it, in a
+/// ``PrivateDirectory``. Opening reads the records
 /// back through ``records(in:)``, which refuses a damaged journal rather than drop a line of it,
 /// and rewrites it as one record per download (a new temporary file, flushed, renamed).
 ///
@@ -131,10 +132,46 @@ struct QueueJournal {
         }
     }
 
-    /// Appends `record` and flushes it; on failure the journal is cut back to its last complete
-    /// record.
+    /// Appends `record`, not yet flushed (see ``pendingFlush()``); on failure the journal is cut
+    /// back to its last complete record.
     mutating func append(_ record: Record) throws(RequestError) {
-        length = try write([record], to: descriptor, after: length)
+        length = try write([record], to: descriptor, after: length, flushing: false)
+    }
+
+    /// The flush of every record appended so far, to run once the queue's lock is released. It
+    /// works on a duplicate of the journal's descriptor, so that a ``close()`` meanwhile cannot
+    /// make it flush another file; when no duplicate can be made (no descriptor left), it flushes
+    /// now.
+    func pendingFlush() -> PendingFlush {
+        let duplicate = dup(descriptor)
+        guard duplicate < 0 else { return PendingFlush(descriptor: duplicate, path: url.path) }
+        let failure = fsync(descriptor) == 0 ? nil : Self.fileError(errno, "cannot flush the queue's journal \(url.path)")
+        return PendingFlush(failure: failure)
+    }
+
+    /// A flush of the journal that runs outside the queue's lock: readers of the queue's state
+    /// (``DownloadQueue/downloads``, ``DownloadQueue/progress``) do not wait for the disk.
+    struct PendingFlush: Sendable {
+        private var descriptor: Int32 = -1
+        private var path = ""
+        private var failure: RequestError?
+
+        fileprivate init(descriptor: Int32, path: String) {
+            self.descriptor = descriptor
+            self.path = path
+        }
+
+        fileprivate init(failure: RequestError?) {
+            self.failure = failure
+        }
+
+        /// Flushes with `sync` (`fsync`) and closes the duplicate; call it once. Returns the error
+        /// when the disk refused: the records are written, but not known to be on the disk.
+        func run(_ sync: (Int32) -> Int32) -> RequestError? {
+            guard descriptor >= 0 else { return failure }
+            defer { Glibc.close(descriptor) }
+            return sync(descriptor) == 0 ? nil : QueueJournal.fileError(errno, "cannot flush the queue's journal \(path)")
+        }
     }
 
     /// Replaces the journal with `records`: written to a new temporary file (`O_EXCL`), flushed
@@ -147,7 +184,7 @@ struct QueueJournal {
         }
         let written: off_t
         do throws(RequestError) {
-            written = try write(records, to: fresh, after: 0)
+            written = try write(records, to: fresh, after: 0, flushing: true)
             if let code = directory.rename(name, to: Self.fileName) {
                 throw Self.fileError(code.rawValue, "cannot replace the journal \(url.path)")
             }
@@ -169,10 +206,10 @@ struct QueueJournal {
         Glibc.close(lock)
     }
 
-    /// Writes `records` to `descriptor` (whose complete records end at `start`) and flushes them;
-    /// returns the new end. On failure, cuts the file back to `start` — and if that failed too, the
-    /// next write cuts it first or writes nothing.
-    private func write(_ records: [Record], to descriptor: Int32, after start: off_t) throws(RequestError) -> off_t {
+    /// Writes `records` to `descriptor` (whose complete records end at `start`), and flushes them
+    /// when `flushing`; returns the new end. On failure, cuts the file back to `start` — and if
+    /// that failed too, the next write cuts it first or writes nothing.
+    private func write(_ records: [Record], to descriptor: Int32, after start: off_t, flushing: Bool) throws(RequestError) -> off_t {
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_size == start || ftruncate(descriptor, start) == 0 else {
             throw Self.fileError(errno, "cannot cut the queue's journal \(url.path) back to its last complete record")
@@ -184,7 +221,7 @@ struct QueueJournal {
             data.append(UInt8(ascii: "\n"))
         }
         let failure = data.withUnsafeBytes { writeAll($0, to: descriptor) }
-        guard failure == nil, fsync(descriptor) == 0 else {
+        guard failure == nil, !flushing || fsync(descriptor) == 0 else {
             let code = failure ?? errno
             _ = ftruncate(descriptor, start)
             throw Self.fileError(code, "cannot write the queue's journal \(url.path)")
@@ -192,7 +229,7 @@ struct QueueJournal {
         return start + off_t(data.count)
     }
 
-    private static func fileError(_ code: Int32, _ what: String) -> RequestError {
+    fileprivate static func fileError(_ code: Int32, _ what: String) -> RequestError {
         RequestError(
             .fileIO, "\(what): \(String(cString: strerror(code)))",
             underlying: POSIXErrorCode(rawValue: code).map { POSIXError($0) })
