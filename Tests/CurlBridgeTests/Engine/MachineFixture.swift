@@ -10,17 +10,21 @@ enum MachineFixture {
     static func setup(
         _ request: Request = .get(url), adapters: Bool = false, retriers: Bool = false,
         consumer: RequestStateMachine.Consumer = .init(), observed: Bool = false,
-        retries: RetryPolicy = RetryPolicy(maximumAttempts: 3, baseDelay: .zero), deadline: UInt64? = nil
+        retries: RetryPolicy = RetryPolicy(maximumAttempts: 3, baseDelay: .zero), deadline: UInt64? = nil,
+        readings: RequestStateMachine.Readings = .fixed(date: wallClock, jitter: 0.5)
     ) -> RequestStateMachine.Setup {
         RequestStateMachine.Setup(
             id: 7, original: request, redirects: RedirectPolicy(), retries: retries, defaultHeaders: HTTPFields(),
             hasAdapters: adapters, hasRetriers: retriers, consumer: consumer, isObserved: observed, startedAt: 0,
-            deadline: deadline)
+            deadline: deadline, readings: readings)
     }
+
+    /// The wall clock the machines read, unless a test gives another.
+    static let wallClock = Date(timeIntervalSince1970: 1_000_000)
 
     /// The moment `milliseconds` after the request started.
     static func at(_ milliseconds: UInt64) -> RequestStateMachine.Moment {
-        .init(now: milliseconds * 1_000_000, date: Date(timeIntervalSince1970: 1_000_000), jitter: 0.5)
+        .init(now: milliseconds * 1_000_000)
     }
 
     static let now = at(1)

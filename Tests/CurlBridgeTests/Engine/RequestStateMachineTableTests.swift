@@ -4,13 +4,17 @@ import Testing
 
 /// Every event in every state of ``RequestStateMachine``, the impossible pairs included (a late
 /// transfer end after a cancel, a second cancel, a timer after the end): the state it leads to and
-/// the actions it returns, with no I/O.
+/// the actions it returns, with no I/O — for a streaming consumer (head, body and progress) and
+/// for the in-memory one (which never drains, holds or delivers: it decides from the complete
+/// response).
 @Suite("Request state machine: every (state, event) pair")
 struct RequestStateMachineTableTests {
     /// The events, each applied as the executor would.
     enum Event: String, CaseIterable, CustomStringConvertible {
-        case start, adapted, adaptationFailed, sendFailed, head200, body, ended200, ended503, endedOnClosingSession
-        case retrierRetries, budgetGranted, backoffFired, deadlineFired, cancel, shutdown
+        case start, startCancelled, adapted, adaptationFailed, sending, sendFailed, head200, head302, body, replayDelivered
+        case ended200, ended302, ended503, endedOnClosingSession
+        case retrierRetries, retrierRetriesAfter, retrierDeclines, retrierFails, budgetGranted, budgetDenied
+        case backoffFired, deadlineFired, cancel, shutdown
 
         var description: String { rawValue }
 
@@ -19,16 +23,16 @@ struct RequestStateMachineTableTests {
             let now = MachineFixture.now
             switch self {
             case .start: return (machine.start(at: now).names, nil)
+            case .startCancelled: return (machine.startCancelled("the request was cancelled", at: now).names, nil)
+            case .sending: return (machine.sending(MachineFixture.target, at: now).names, nil)
             case .adapted: return (machine.adapted(.success(.get(MachineFixture.url)), at: now).names, nil)
             case .adaptationFailed: return (machine.adapted(.failure(MachineFixture.failure(.adaptationFailed)), at: now).names, nil)
             case .sendFailed: return (machine.sendFailed(MachineFixture.failure(.invalidURL), at: now).names, nil)
-            case .head200:
-                switch machine.receivedHead(MachineFixture.head(200)) {
-                case .proceed: return ([], "proceed")
-                case .follow: return ([], "follow")
-                case .deliver: return ([], "deliver")
-                case .fail: return ([], "fail")
-                }
+            case .head200: return ([], Self.name(machine.receivedHead(MachineFixture.head(200))))
+            case .head302: return ([], Self.name(machine.receivedHead(MachineFixture.redirect)))
+            case .replayDelivered:
+                machine.replayDelivered()
+                return ([], nil)
             case .body:
                 let route = Data("x".utf8).withUnsafeBytes { machine.receivedBody($0) }
                 switch route {
@@ -39,26 +43,48 @@ struct RequestStateMachineTableTests {
                 case .release: return ([], "release")
                 }
             case .ended200: return (machine.transferEnded(.success(MachineFixture.response(200)), at: now).names, nil)
+            case .ended302: return (machine.transferEnded(.success(MachineFixture.response(302, [(.location, "/b")])), at: now).names, nil)
             case .ended503: return (machine.transferEnded(.success(MachineFixture.response(503)), at: now).names, nil)
             case .endedOnClosingSession:
                 return (machine.transferEnded(.failure(MachineFixture.failure(.protocolError)), closingSession: true, at: now).names, nil)
             case .retrierRetries: return (machine.retriersDecided(.retry, at: now).names, nil)
+            case .retrierRetriesAfter: return (machine.retriersDecided(.retryAfter(.seconds(1)), at: now).names, nil)
+            case .retrierDeclines: return (machine.retriersDecided(.doNotRetry, at: now).names, nil)
+            case .retrierFails: return (machine.retriersDecided(.fail(Refusal()), at: now).names, nil)
             case .budgetGranted: return (machine.budgetAnswered(granted: true, at: now).names, nil)
+            case .budgetDenied: return (machine.budgetAnswered(granted: false, at: now).names, nil)
             case .backoffFired: return (machine.timerFired(.backoff(attempt: 1), at: now).names, nil)
             case .deadlineFired: return (machine.timerFired(.deadline, at: now).names, nil)
             case .cancel: return (machine.cancel("the request was cancelled", at: now).names, nil)
             case .shutdown: return (machine.shutdown(at: now).names, nil)
             }
         }
+
+        /// A head decision by name.
+        private static func name(_ decision: RequestStateMachine.HeadDecision) -> String {
+            switch decision {
+            case .proceed: "proceed"
+            case .follow: "follow"
+            case .deliver: "deliver"
+            case .fail: "fail"
+            }
+        }
     }
 
-    /// A machine brought into `state` by real events, consuming head, body and progress, with a
-    /// 60 s total timeout (adapters or retriers only where the state needs them).
-    static func machine(in state: StateName) -> RequestStateMachine {
+    /// What a retrier fails a request with.
+    struct Refusal: Error {}
+
+    /// The states an in-memory consumer's request can be in: it never drains, holds or delivers.
+    static let inMemoryStates = StateName.allCases.filter { ![.draining, .holding, .delivering].contains($0) }
+
+    /// A machine brought into `state` by real events, consuming head, body and progress (or, if
+    /// `inMemory`, nothing but the outcome), with a 60 s total timeout (adapters or retriers only
+    /// where the state needs them).
+    static func machine(in state: StateName, inMemory: Bool = false) -> RequestStateMachine {
         let deadline: UInt64 = 60_000_000_000
         let now = MachineFixture.now
         var machine = RequestStateMachine(MachineFixture.setup(
-            adapters: state == .adapting, retriers: state == .decidingRetry, consumer: MachineFixture.streaming,
+            adapters: state == .adapting, retriers: state == .decidingRetry, consumer: inMemory ? .init() : MachineFixture.streaming,
             deadline: deadline))
         guard state != .initial else { return machine }
         _ = machine.start(at: now)
@@ -93,17 +119,39 @@ struct RequestStateMachineTableTests {
         Expected(state: state)
     }
 
-    /// The expected outcome of `event` in `state`.
+    /// The expected outcome of `event` in `state`, for a streaming consumer.
     static func expected(_ state: StateName, _ event: Event) -> Expected {
-        let finished = StateName.finished
         // Head and body events never change a state they do not apply to.
         switch (state, event) {
         case (.open, .head200): return Expected(state: .delivering, route: "deliver")
+        case (.open, .head302): return Expected(state: .draining, route: "follow")
+        case (_, .head200), (_, .head302): return Expected(state: state, route: "proceed")
         case (.open, .body), (.delivering, .body): return Expected(state: state, route: "consume")
-        case (_, .head200): return Expected(state: state, route: "proceed")
         case (_, .body): return Expected(state: state, route: "absorb")
-        default: break
+        // The consumer's head came with the transfer's end: it has the response, redirect or not.
+        case (.open, .ended302), (.delivering, .ended302): return Expected(state: .finished, actions: [.completed(302)])
+        // A held 503 is what ended, whatever the end says.
+        case (.holding, .ended302): return Expected(state: .awaitingBudget, actions: [.withdrawRetryFromBudget])
+        case (.draining, .ended302): return Expected(state: .open, actions: [.send(.hop)])
+        default: return common(state, event)
         }
+    }
+
+    /// The expected outcome of `event` in `state`, for the in-memory consumer: heads and bodies
+    /// decide nothing, and a redirect is followed from the complete response.
+    static func expectedInMemory(_ state: StateName, _ event: Event) -> Expected {
+        switch (state, event) {
+        case (_, .head200), (_, .head302): return Expected(state: state, route: "proceed")
+        case (.open, .body): return Expected(state: state, route: "collect")
+        case (_, .body): return Expected(state: state, route: "absorb")
+        case (.open, .ended302): return Expected(state: .open, actions: [.send(.hop)])
+        default: return common(state, event)
+        }
+    }
+
+    /// What every consumer's request does with `event` in `state`.
+    static func common(_ state: StateName, _ event: Event) -> Expected {
+        let finished = StateName.finished
         switch (state, event) {
         // Cancel and shutdown end the request in every state but a running one's shutdown.
         case (.finished, _): return ignored(.finished)
@@ -124,6 +172,7 @@ struct RequestStateMachineTableTests {
             return Expected(state: finished, actions: [.failed(.totalTimedOut)])
         // The way forward from each state.
         case (.initial, .start): return Expected(state: .open, actions: [.countRequestInBudget, .send(.attempt(1))])
+        case (.initial, .startCancelled): return Expected(state: finished, actions: [.failed(.cancelled)])
         case (.adapting, .adapted): return Expected(state: .open, actions: [.send(.attempt(1))])
         case (.adapting, .adaptationFailed): return Expected(state: finished, actions: [.failed(.adaptationFailed)])
         case (.open, .ended200), (.delivering, .ended200): return Expected(state: finished, actions: [.completed(200)])
@@ -137,9 +186,15 @@ struct RequestStateMachineTableTests {
             return Expected(state: finished, actions: [.failed(.protocolError)])
         case (.open, .sendFailed), (.draining, .sendFailed), (.holding, .sendFailed), (.delivering, .sendFailed):
             return Expected(state: finished, actions: [.failed(.invalidURL)])
-        case (.decidingRetry, .retrierRetries), (.awaitingBudget, .budgetGranted):
+        case (.decidingRetry, .retrierRetries), (.decidingRetry, .retrierRetriesAfter), (.awaitingBudget, .budgetGranted):
             return Expected(state: .waitingToRetry, actions: [.wait(.backoff(attempt: 1))])
+        // Declined by the retriers, the policy decides: it would retry the refused connection.
+        case (.decidingRetry, .retrierDeclines): return Expected(state: .awaitingBudget, actions: [.withdrawRetryFromBudget])
+        case (.decidingRetry, .retrierFails): return Expected(state: finished, actions: [.failed(.retrierFailed)])
+        case (.awaitingBudget, .budgetDenied): return Expected(state: finished, actions: [.failed(.connectFailed)])
         case (.waitingToRetry, .backoffFired): return Expected(state: .open, actions: [.send(.attempt(2))])
+        // Already sending (the fixture's hop was handed over), or nothing to send: nothing to do.
+        // A replay taken, or none to take: nothing returns, the phase stays.
         default: return ignored(state)
         }
     }
@@ -150,6 +205,17 @@ struct RequestStateMachineTableTests {
         #expect(StateName(machine.state) == state, "the fixture did not reach \(state)")
         let (actions, route) = event.apply(to: &machine)
         let expected = Self.expected(state, event)
+        #expect(StateName(machine.state) == expected.state)
+        #expect(actions == expected.actions)
+        #expect(route == expected.route)
+    }
+
+    @Test("each pair of the in-memory consumer leads where the table says", arguments: inMemoryStates, Event.allCases)
+    func inMemoryPair(state: StateName, event: Event) {
+        var machine = Self.machine(in: state, inMemory: true)
+        #expect(StateName(machine.state) == state, "the fixture did not reach \(state)")
+        let (actions, route) = event.apply(to: &machine)
+        let expected = Self.expectedInMemory(state, event)
         #expect(StateName(machine.state) == expected.state)
         #expect(actions == expected.actions)
         #expect(route == expected.route)

@@ -39,29 +39,28 @@ extension RequestExecutor {
 /// The task running a request's adapters or retriers, if any: ending the request cancels it,
 /// and a cancel that comes before the task is kept cancels it as soon as it is.
 final class InterceptorTask: Sendable {
-    private let state = PosixLock<(task: Task<Void, Never>?, isCancelled: Bool)>((nil, false))
+    private let state = PosixLock(CancelWhenAttached<Task<Void, Never>>())
 
     /// Keeps `task`, cancelling it at once if the request already ended.
     func keep(_ task: Task<Void, Never>) {
         let cancelNow = state.withLock { state in
-            state.task = state.isCancelled ? nil : task
-            return state.isCancelled
+            let cancelNow = state.attach(task)
+            if cancelNow != nil { _ = state.detach() }
+            return cancelNow
         }
-        if cancelNow { task.cancel() }
+        cancelNow?.cancel()
     }
 
     /// Cancels the kept task, if any.
     func cancel() {
-        let task = state.withLock { state -> Task<Void, Never>? in
-            defer { state.task = nil }
-            return state.task
-        }
-        task?.cancel()
+        state.withLock { $0.detach() }?.cancel()
     }
 
-    /// Marks the request ended: a task kept later is cancelled at once.
+    /// Marks the request ended: the kept task is cancelled, and a task kept later at once.
     func end() {
-        state.withLock { $0.isCancelled = true }
-        cancel()
+        state.withLock { state in
+            defer { _ = state.detach() }
+            return state.cancel()
+        }?.cancel()
     }
 }

@@ -41,13 +41,13 @@ extension RequestStateMachine {
         switch decideRedirect(head, for: hop) {
         case .deliver:
             if mayRetry(status: head.status.code) {
-                hop.phase = .holding(HeldResponse(head: head))
+                setPhase(.holding(HeldResponse(head: head)))
                 return .proceed
             }
-            hop.phase = .delivering(replay: nil)
+            setPhase(.delivering(replay: nil))
             return .deliver(handedOver(head))
         case .follow(let next, let redirect):
-            hop.phase = .draining(next: next, bytes: 0, aborted: false)
+            setPhase(.draining(next: next, bytes: 0, aborted: false))
             hops.append(redirect)
             return .follow(redirect)
         case .fail(let error):
@@ -57,9 +57,10 @@ extension RequestStateMachine {
 
     /// A piece of the running hop's body arrived.
     mutating func receivedBody(_ bytes: UnsafeRawBufferPointer) -> BodyRoute {
-        guard case .running(let hop) = state else { return .absorb }
         // Without a body consumer every hop's body goes to memory (a redirect's is dropped at the follow).
-        guard setup.consumer.takesBody else { return .collect }
+        if isRunning, !setup.consumer.takesBody { return .collect }
+        if isHolding { return hold(bytes) }
+        guard case .running(let hop) = state else { return .absorb }
         switch hop.phase {
         case .open:
             return .consume(replay: nil)
@@ -68,26 +69,52 @@ extension RequestStateMachine {
         case .draining(let next, let drained, _):
             let total = drained + bytes.count
             let aborted = total > Self.drainLimit
-            hop.phase = .draining(next: next, bytes: total, aborted: aborted)
+            setPhase(.draining(next: next, bytes: total, aborted: aborted))
             guard aborted else { return .absorb }
             return .stop(RequestError(.cancelled, "stopped draining a redirect body larger than \(Self.drainLimit) bytes"))
-        case .holding(var held):
-            guard held.body.count + bytes.count > Self.holdLimit else {
-                hop.phase = .open  // the held body has one owner while it grows: no copy
-                held.body.append(contentsOf: bytes)
-                hop.phase = .holding(held)
-                return .absorb
-            }
-            // Too large to hold for a retry decision: the consumer gets the response after all.
-            hop.phase = .delivering(replay: held.body)
-            return .release(handedOver(held.head), held: held.body)
+        case .holding:
+            return hold(bytes)
         }
+    }
+
+    /// Whether a hop is in a transfer.
+    private var isRunning: Bool {
+        if case .running = state { return true }
+        return false
+    }
+
+    /// Whether the running hop holds a failure response.
+    private var isHolding: Bool {
+        guard case .running(let hop) = state, case .holding = hop.phase else { return false }
+        return true
+    }
+
+    /// A piece of a held failure response's body: held, or — too large to hold for a retry
+    /// decision — the response goes to the consumer after all. The state lets go of the held body
+    /// while it grows, so the body has one owner and is not copied.
+    private mutating func hold(_ bytes: UnsafeRawBufferPointer) -> BodyRoute {
+        guard case .running(let hop) = state, case .holding(var held) = hop.phase else { return .absorb }
+        setPhase(.open)
+        guard held.body.count + bytes.count > Self.holdLimit else {
+            held.body.append(contentsOf: bytes)
+            setPhase(.holding(held))
+            return .absorb
+        }
+        setPhase(.delivering(replay: held.body))
+        return .release(handedOver(held.head), held: held.body)
     }
 
     /// The consumer took the held bytes it had not taken yet.
     mutating func replayDelivered() {
         guard case .running(let hop) = state, case .delivering = hop.phase else { return }
-        hop.phase = .delivering(replay: nil)
+        setPhase(.delivering(replay: nil))
+    }
+
+    /// Gives the running hop `phase`.
+    private mutating func setPhase(_ phase: Phase) {
+        guard case .running(var hop) = state else { return }
+        hop.phase = phase
+        state = .running(hop)
     }
 
     /// Whether progress reports reach the consumer now: not while a redirect is drained or a
@@ -124,7 +151,7 @@ extension RequestStateMachine {
     /// session was closing, before any byte of a response: it goes once more if ``ResendRule``
     /// allows, else it fails as the lost connection it is, whatever curl called it.
     mutating func transferEnded(_ result: Result<Response, RequestError>, closingSession: Bool = false, at moment: Moment) -> [Action] {
-        guard case .running(let hop) = state else { return [] }
+        guard case .running(var hop) = state else { return [] }
         // The one place a transfer's failure is attributed: to the hop it sent.
         let target = hop.target ?? Target(method: hop.request.method, url: hop.request.url)
         var result = result.mapError { $0.attributed(to: target.method, url: target.url) }
@@ -132,6 +159,7 @@ extension RequestStateMachine {
             let occasion = ResendRule.Occasion.closingSession(responseStarted: false, alreadyResent: hop.resentOnClosingSession)
             guard let denial = ResendRule.denial(occasion, ResendRule.Facts(hop.request)) else {
                 hop.resentOnClosingSession = true
+                state = .running(hop)
                 return [.send(hop.request, .resend)]
             }
             result = .failure(Self.lostOnClosingSession(error, denial))

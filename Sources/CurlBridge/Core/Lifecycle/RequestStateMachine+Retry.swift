@@ -80,7 +80,7 @@ extension RequestStateMachine {
         let facts = ResendRule.Facts(setup.original)
         let situation = RetryStep.Situation(
             attempt: attempt, isIdempotent: facts.isIdempotent, isRewindable: facts.isRewindable,
-            timeLeft: timeLeft(at: moment), jitter: moment.jitter, now: moment.date)
+            timeLeft: timeLeft(at: moment), jitter: setup.readings.jitter(), now: setup.readings.date())
         switch RetryStep.decide(end.outcome, policy: setup.retries, situation: situation) {
         case .deliver(let denial):
             return deliver(end.result, release: end.held, denial: denial, at: moment)

@@ -3,7 +3,7 @@ import HTTPTypes
 
 /// Every decision about one request, from its start to its one completion, as a value: each event
 /// is a mutating method that returns what to do. No I/O, no lock, no clock — the time comes with
-/// the events — so every (state, event) pair is unit-tested without a socket
+/// the events, the wall clock and random draws from the ``Readings`` given at init — so every (state, event) pair is unit-tested without a socket
 /// (`RequestStateMachineTests`). ``RequestExecutor`` feeds it the events and performs its actions,
 /// on the transport's loop; AsyncHTTPClient's `RequestBag.StateMachine` is the model.
 ///
@@ -50,6 +50,8 @@ struct RequestStateMachine {
         var startedAt: UInt64
         /// When the total timeout runs out for all attempts, if it has one.
         var deadline: UInt64?
+        /// The wall clock and random draws a retry policy's decision reads.
+        var readings = Readings.system
     }
 
     /// What the caller's events consume before the outcome.
@@ -85,11 +87,10 @@ struct RequestStateMachine {
         case finished
     }
 
-    /// One request of an attempt's redirect chain, in a transfer. A class, so that the state is
-    /// a word and the events of a transfer (every body chunk among them) change the hop in place
-    /// instead of copying its request in and out of the state; a machine is never copied — its
-    /// executor owns it.
-    final class Hop {
+    /// One request of an attempt's redirect chain, in a transfer. A value, like the machine: an
+    /// event that changes it writes it back into the state (a held body grows without a copy:
+    /// see `hold(_:)`).
+    struct Hop {
         /// The request this hop sends.
         let request: Request
         /// Its method and absolute URL, once prepared (what errors and loop detection name).
@@ -130,27 +131,29 @@ struct RequestStateMachine {
         var held: HeldResponse?
     }
 
-    /// The moment of an event: the monotonic clock for durations and deadlines, the wall clock for
-    /// `Retry-After` dates, and a number in `0..<1` that picks a jittered backoff. Only a retry
-    /// policy's decision reads the last two, so an event's moment reads them when asked (a
-    /// moment made with fixed readings, as in tests, always gives those).
+    /// The moment of an event, on the monotonic clock: what durations and deadlines are measured by.
     struct Moment {
+        /// `MonotonicClock` nanoseconds.
         var now: UInt64
-        private var readings: (date: Date, jitter: Double)?
+    }
 
-        /// The moment `now`, reading the wall clock and the system's random source when asked.
-        init(now: UInt64) {
-            self.now = now
+    /// Where a retry policy's decision reads the wall clock (for `Retry-After` dates) and a number
+    /// in `0..<1` (that picks a jittered backoff): given at init, so the machine reads no clock
+    /// and no random source of its own — the system's in a transport, fixed ones in tests. Only
+    /// that decision asks, so an event pays for neither.
+    struct Readings: Sendable {
+        /// The wall clock now.
+        var date: @Sendable () -> Date
+        /// A random number in `0..<1`.
+        var jitter: @Sendable () -> Double
+
+        /// The system's wall clock and random source.
+        static let system = Readings(date: { Date() }, jitter: { Double.random(in: 0..<1) })
+
+        /// Always `date` and `jitter`.
+        static func fixed(date: Date, jitter: Double) -> Readings {
+            Readings(date: { date }, jitter: { jitter })
         }
-
-        /// The moment `now`, with fixed readings.
-        init(now: UInt64, date: Date, jitter: Double) {
-            self.now = now
-            readings = (date, jitter)
-        }
-
-        var date: Date { readings?.date ?? Date() }
-        var jitter: Double { readings?.jitter ?? Double.random(in: 0..<1) }
     }
 
     /// A redirect body larger than this is not drained: the hop is stopped (closing its
@@ -254,8 +257,9 @@ struct RequestStateMachine {
 
     /// The executor prepared the running hop's request and hands it to a transfer now.
     mutating func sending(_ target: Target, at moment: Moment) -> [Action] {
-        guard case .running(let hop) = state else { return [] }
+        guard case .running(var hop) = state else { return [] }
         hop.target = target
+        state = .running(hop)
         guard firstTarget == nil else { return [] }
         firstTarget = target
         attemptStartedAt = moment.now

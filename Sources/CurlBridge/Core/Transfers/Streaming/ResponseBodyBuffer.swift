@@ -49,10 +49,9 @@ final class ResponseBodyBuffer: BodySink, Sendable {
         /// A chunk was refused for lack of room: the transfer is paused.
         var isPausedForRoom = false
         var isEnded = false
-        /// The transfer, once started; `nil` also after it completed.
-        var handle: TransferHandle?
-        /// Cancel as soon as the handle is known.
-        var isCancelRequested = false
+        /// The transfer, once started (detached after it completed), cancelled now or as soon
+        /// as it is attached.
+        var transfer = CancelWhenAttached<TransferHandle>()
         /// A task waiting in ``ResponseBodyBuffer/nextItem()``.
         var waitingTask: CheckedContinuation<Void, Never>?
         /// Called whenever an item arrives (blocking and callback consumers).
@@ -113,25 +112,21 @@ final class ResponseBodyBuffer: BodySink, Sendable {
 
     /// Connects the started transfer (`nil` when it completed at once).
     func attach(_ handle: TransferHandle?) {
-        let (cancelNow, resumeNow) = state.withLock { state -> (Bool, Bool) in
-            guard !state.isEnded else { return (false, false) }
-            state.handle = handle
+        let (cancelNow, resumeNow) = state.withLock { state -> (TransferHandle?, Bool) in
+            guard !state.isEnded else { return (nil, false) }
+            let cancelNow = handle.flatMap { state.transfer.attach($0) }
             // The consumer may have made room before the handle was known.
             let resume = state.isPausedForRoom && state.buffered <= limits.lowWatermark
             if resume { state.isPausedForRoom = false }
-            return (state.isCancelRequested, resume)
+            return (cancelNow, resume)
         }
-        if cancelNow { handle?.cancel() }
+        cancelNow?.cancel()
         if resumeNow { handle?.resume() }
     }
 
     /// Cancels the transfer (now, or as soon as it is attached); its end item reports `.cancelled`.
     func cancel() {
-        let handle = state.withLock { state -> TransferHandle? in
-            state.isCancelRequested = true
-            return state.handle
-        }
-        handle?.cancel()
+        state.withLock { $0.transfer.cancel() }?.cancel()
     }
 
     /// Sets the closure called (from any thread) whenever an item arrives; `nil` lets go of it
@@ -195,7 +190,7 @@ final class ResponseBodyBuffer: BodySink, Sendable {
             state.items.append(entry)
             if isLast {
                 state.isEnded = true
-                state.handle = nil
+                _ = state.transfer.detach()
             }
             return state.takeWaiters()
         }
@@ -221,7 +216,7 @@ final class ResponseBodyBuffer: BodySink, Sendable {
             if case .chunk(let chunk) = entry {
                 state.buffered -= chunk.count
                 // Without a handle yet, ``attach(_:)`` resumes instead.
-                if state.isPausedForRoom, state.buffered <= limits.lowWatermark, let handle = state.handle {
+                if state.isPausedForRoom, state.buffered <= limits.lowWatermark, let handle = state.transfer.target {
                     state.isPausedForRoom = false
                     resume = handle
                 }
