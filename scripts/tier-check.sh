@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 sources=Sources/CurlBridge
 modules=$(swift build --show-bin-path)/Modules
 [ -d "$modules" ] || modules=$(swift build --show-bin-path)
-strays=$(grep -rlE '^(internal |public |@_implementationOnly )?import CCurl' "$sources" --include='*.swift' | grep -v "^$sources/Curl/" || true)
+strays=$(grep -rlE '^\s*(@\w+\s+)*(\w+\s+)?import\s+(\w+\s+)?CCurl\b' "$sources" --include='*.swift' | grep -v "^$sources/Curl/" || true)
 if [ -n "$strays" ]; then
     echo "error: only Curl/ may import CCurl; these do:" >&2
     echo "$strays" >&2

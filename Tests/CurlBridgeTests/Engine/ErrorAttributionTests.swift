@@ -25,8 +25,9 @@ import Testing
     }
 
     @Test func aCurlFailureNamesTheRequest() async throws {
-        // A port nothing listens on: bound, then closed.
-        let port = try closedLoopbackPort()
+        // A port bound and never listened on, held for the whole request: connecting is refused.
+        let (socket, port) = try Self.boundLoopbackSocket()
+        defer { close(socket) }
         let client = AsyncClient(transport: Transport())
         let url = "http://127.0.0.1:\(port)/refused"
         do {
@@ -39,11 +40,10 @@ import Testing
         }
     }
 
-    /// A loopback TCP port that was free a moment ago.
-    private func closedLoopbackPort() throws -> Int {
+    /// A TCP socket bound to a free loopback port, not listening, and the port.
+    private static func boundLoopbackSocket() throws -> (Int32, Int) {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw POSIXError(.EMFILE) }
-        defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -51,7 +51,10 @@ import Testing
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
         }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard bound else {
+            close(socket)
+            throw POSIXError(.EADDRINUSE)
+        }
+        return (socket, Int(UInt16(bigEndian: address.sin_port)))
     }
 }

@@ -71,7 +71,7 @@ import Testing
         #expect(b.headerFields[.wwwAuthenticate] != nil)
     }
 
-    /// Digest forces HTTP/1.1 on its transfer (see ``CurlAuthentication``): a POST with a body after
+    /// Digest forces HTTP/1.1 on its transfer (see ``ChallengeCredential``): a POST with a body after
     /// it, without credentials, is sent once, whole, and unauthenticated.
     @Test(arguments: ClientStyle.allCases)
     func aBodyAfterADigestExchangeIsSentOnceWithoutAuthorization(style: ClientStyle) async throws {

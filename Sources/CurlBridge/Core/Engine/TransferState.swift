@@ -10,7 +10,7 @@ import HTTPTypes
 /// `401` curl may answer, ``ResendRule`` says what may go twice, ``IdleClock`` and
 /// ``ProgressThrottle`` pace silence and progress. This value runs them, in order, once.
 struct TransferState {
-    /// The request's method, which decides what has a body and what may go twice.
+    /// The request's method: whether its response has a body, and how a refused re-send reads.
     let method: HTTPRequest.Method
     /// What ``ResendRule`` needs to know of the request.
     private let resendFacts: ResendRule.Facts

@@ -74,7 +74,7 @@ final class CurlMultiLoop: RequestLoop, @unchecked Sendable {
     /// What runs on the loop; set once, before the first submission.
     var delegate: (any RequestLoopDelegate)!
     /// The engine whose transfers curl reports finished: it names itself when made (a stubbed
-    /// transport has none). Weak: the delegate owns it.
+    /// transport has none). Weak: the delegate owns it (through the caching engine, with a cache).
     weak var engine: CurlEngine?
     /// The next moment the delegate must look again, in `MonotonicClock` nanoseconds (owner only).
     private var nextDeadline: UInt64?

@@ -1,5 +1,7 @@
 internal import CCurl
 
+/// The request body a ``CurlTransfer`` sends from our read callback: opened with the transfer,
+/// read and rewound for curl, its stream started and closed by the send that owns it.
 extension CurlTransfer {
     /// Closes the body file, or stops the body stream's producer; called when the transfer ends.
     func closeBody() {

@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 internal import CCurl
 
+/// How a ``CurlTransfer`` ends: its outcome (curl's result, ``TransferState``'s failure and the
+/// close_notify check), its final counts, and what curl knew about the response.
 extension CurlTransfer {
     /// How the transfer ended, curl having finished it with `result`.
     func end(with result: CURLcode) -> TransferEnd {

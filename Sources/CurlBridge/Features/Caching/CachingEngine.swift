@@ -113,7 +113,7 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
         switch exchange.playback!.play(to: exchange.downstream) {
         case .delivered: finishPlaying(exchange, .success(exchange.playedResponse!))
         case .paused: exchange.isPaused = true
-        case .refused(let error): finishPlaying(exchange, .failure(error.attributed(to: exchange.prepared.method, url: exchange.prepared.url)))
+        case .refused(let error): finishPlaying(exchange, .failure(error))
         }
     }
 
@@ -223,7 +223,7 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
     func failAll(_ error: RequestError) {
         inner.failAll(error)
         for exchange in exchanges.values where exchange.playback != nil {
-            finishPlaying(exchange, .failure(error.attributed(to: exchange.prepared.method, url: exchange.prepared.url)))
+            finishPlaying(exchange, .failure(error))
         }
     }
 

@@ -286,7 +286,7 @@ final class DownloadOperation: BodySink, Sendable {
         // A 206 that stops short of the end, or a body that does not add up: never a complete file.
         // (With a content encoding, the announced length counts encoded bytes, not the file's.)
         if let expected = state.expectedLength, state.written != expected, !state.isContentEncoded,
-            BodyPresence.responseHasBody(method: response.requestMethod, status: response.status.code) {
+            response.requestMethod != .head {
             let error = RequestError(
                 .responseTruncated, "the download has \(state.written) of the resource's \(expected) bytes", url: response.url)
             return .failure(error.resumable(with: resumeData(after: error.code, asked: keepsPartialFile, &state)))
