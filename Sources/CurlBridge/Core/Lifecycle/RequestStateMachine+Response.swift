@@ -90,17 +90,21 @@ extension RequestStateMachine {
     }
 
     /// A piece of a held failure response's body: held, or — too large to hold for a retry
-    /// decision — the response goes to the consumer after all. The state lets go of the held body
+    /// decision — the response goes to the consumer after all. The hop lets go of the held body
     /// while it grows, so the body has one owner and is not copied.
     private mutating func hold(_ bytes: UnsafeRawBufferPointer) -> BodyRoute {
-        guard case .running(let hop) = state, case .holding(var held) = hop.phase else { return .absorb }
-        setPhase(.open)
-        guard held.body.count + bytes.count > Self.holdLimit else {
-            held.body.append(contentsOf: bytes)
-            setPhase(.holding(held))
-            return .absorb
+        let released: HeldResponse?? = changeRunningHop { hop in
+            guard case .holding(var held) = hop.phase else { return nil }
+            hop.phase = .open
+            guard held.body.count + bytes.count > Self.holdLimit else {
+                held.body.append(contentsOf: bytes)
+                hop.phase = .holding(held)
+                return nil
+            }
+            hop.phase = .delivering(replay: held.body)
+            return held
         }
-        setPhase(.delivering(replay: held.body))
+        guard case .some(.some(let held)) = released else { return .absorb }
         return .release(handedOver(held.head), held: held.body)
     }
 
@@ -112,9 +116,7 @@ extension RequestStateMachine {
 
     /// Gives the running hop `phase`.
     private mutating func setPhase(_ phase: Phase) {
-        guard case .running(var hop) = state else { return }
-        hop.phase = phase
-        state = .running(hop)
+        changeRunningHop { $0.phase = phase }
     }
 
     /// Whether progress reports reach the consumer now: not while a redirect is drained or a
@@ -151,15 +153,14 @@ extension RequestStateMachine {
     /// session was closing, before any byte of a response: it goes once more if ``ResendRule``
     /// allows, else it fails as the lost connection it is, whatever curl called it.
     mutating func transferEnded(_ result: Result<Response, RequestError>, closingSession: Bool = false, at moment: Moment) -> [Action] {
-        guard case .running(var hop) = state else { return [] }
+        guard case .running(let hop) = state else { return [] }
         // The one place a transfer's failure is attributed: to the hop it sent.
         let target = hop.target ?? Target(method: hop.request.method, url: hop.request.url)
         var result = result.mapError { $0.attributed(to: target.method, url: target.url) }
         if closingSession, case .open = hop.phase, case .failure(let error) = result {
             let occasion = ResendRule.Occasion.closingSession(responseStarted: false, alreadyResent: hop.resentOnClosingSession)
             guard let denial = ResendRule.denial(occasion, ResendRule.Facts(hop.request)) else {
-                hop.resentOnClosingSession = true
-                state = .running(hop)
+                changeRunningHop { $0.resentOnClosingSession = true }
                 return [.send(hop.request, .resend)]
             }
             result = .failure(Self.lostOnClosingSession(error, denial))

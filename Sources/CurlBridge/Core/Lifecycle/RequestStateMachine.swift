@@ -87,21 +87,56 @@ struct RequestStateMachine {
         case finished
     }
 
-    /// One request of an attempt's redirect chain, in a transfer. A value, like the machine: an
-    /// event that changes it writes it back into the state (a held body grows without a copy:
-    /// see `hold(_:)`).
+    /// One request of an attempt's redirect chain, in a transfer. A value, like the machine, whose
+    /// fields live in one ``CopyOnWrite`` box: the state is copied at every event, and a copy then
+    /// costs one retain, not a hop with a held response inside. An event that changes the running
+    /// hop does it through `changeRunningHop(_:)`, which finds the box unshared.
     struct Hop {
-        /// The request this hop sends.
-        let request: Request
-        /// Its method and absolute URL, once prepared (what errors and loop detection name).
-        var target: Target?
-        var phase = Phase.open
-        /// Whether the transfer was already sent again after a closing HTTP/2 session failed it.
-        var resentOnClosingSession = false
+        /// What a hop holds.
+        private struct Fields {
+            let request: Request
+            var target: Target?
+            var phase = Phase.open
+            var resentOnClosingSession = false
+        }
+
+        private var fields: CopyOnWrite<Fields>
 
         init(request: Request) {
-            self.request = request
+            fields = CopyOnWrite(Fields(request: request))
         }
+
+        /// The request this hop sends.
+        var request: Request { fields.value.request }
+
+        /// Its method and absolute URL, once prepared (what errors and loop detection name).
+        var target: Target? {
+            _read { yield fields.value.target }
+            _modify { yield &fields.value.target }
+        }
+
+        /// What the hop does with its response.
+        var phase: Phase {
+            _read { yield fields.value.phase }
+            _modify { yield &fields.value.phase }
+        }
+
+        /// Whether the transfer was already sent again after a closing HTTP/2 session failed it.
+        var resentOnClosingSession: Bool {
+            _read { yield fields.value.resentOnClosingSession }
+            _modify { yield &fields.value.resentOnClosingSession }
+        }
+    }
+
+    /// Changes the running hop in place, returning what `change` returns (nil when no hop runs).
+    /// The hop is taken out of the state for the change — the state is `finished` meanwhile, which
+    /// no event sees — so the hop's box, and a held body in it, have one owner and are not copied.
+    @discardableResult
+    mutating func changeRunningHop<Result>(_ change: (inout Hop) -> Result) -> Result? {
+        guard case .running(var hop) = state else { return nil }
+        state = .finished
+        defer { state = .running(hop) }
+        return change(&hop)
     }
 
     /// What a hop does with its response.
@@ -257,9 +292,7 @@ struct RequestStateMachine {
 
     /// The executor prepared the running hop's request and hands it to a transfer now.
     mutating func sending(_ target: Target, at moment: Moment) -> [Action] {
-        guard case .running(var hop) = state else { return [] }
-        hop.target = target
-        state = .running(hop)
+        guard changeRunningHop({ $0.target = target }) != nil else { return [] }
         guard firstTarget == nil else { return [] }
         firstTarget = target
         attemptStartedAt = moment.now
