@@ -53,12 +53,18 @@ public final class DownloadQueue: Sendable {
     private let sync: @Sendable (Int32) -> Int32
     /// Where events are delivered, in order.
     private let delivery = DispatchQueue(label: "CurlBridge.DownloadQueue.events")
+    /// Where backoff timers run out.
+    private let timers = DispatchQueue(label: "CurlBridge.DownloadQueue.timers")
+    /// Told of each backoff wait as the machine decided it (tests read the delays from it).
+    private let retryWaitDecided: @Sendable (_ id: UInt64, _ delay: Duration) -> Void
 
     private struct Shared {
         var machine: DownloadQueueState
         /// `nil` once the queue is closed: nothing is decided or journaled after that.
         var journal: QueueJournal?
         var tasks: [UInt64: DownloadTask] = [:]
+        /// The backoff timer each download waits out, by download.
+        var retryWaits: [UInt64: (timer: UInt64, item: DispatchWorkItem)] = [:]
         var streams: [UUID: AsyncStream<DownloadQueueEvent>.Continuation] = [:]
         var handlers: [(DispatchQueue, @Sendable (DownloadQueueEvent) -> Void)] = []
         var waiters: [(ids: Set<UInt64>?, signal: DispatchSemaphore)] = []
@@ -97,18 +103,22 @@ public final class DownloadQueue: Sendable {
         }
     }
 
-    /// A queue whose journal appends are flushed by `sync` (tests hold a flush to see who waits).
+    /// A queue whose journal appends are flushed by `sync` (tests hold a flush to see who waits),
+    /// whose retry decisions read `readings`, and which tells `retryWaitDecided` of each backoff.
     init(
         stateDirectory: URL, transport: Transport, options: Options = Options(), rejoinedRequest: RejoinedRequest? = nil,
+        readings: RequestStateMachine.Readings = .system,
+        retryWaitDecided: @escaping @Sendable (_ id: UInt64, _ delay: Duration) -> Void = { _, _ in },
         sync: @escaping @Sendable (Int32) -> Int32
     ) throws(RequestError) {
         self.sync = sync
+        self.retryWaitDecided = retryWaitDecided
         self.stateDirectory = stateDirectory
         self.options = options
         self.rejoinedRequest = rejoinedRequest
         client = CallbackClient(transport: transport)
         var opened = try QueueJournal.open(in: stateDirectory, setsAsideDamage: options.setsAsideDamagedJournal)
-        var machine = DownloadQueueState(concurrency: options.maximumConcurrentDownloads, maximumFailures: options.maximumFailures)
+        var machine = DownloadQueueState(concurrency: options.maximumConcurrentDownloads, retries: options.retryPolicy, readings: readings)
         machine.replay(opened.records)
         var recovery = Recovery(rejoined: 0, discardedBytes: 0, finishedOnOpening: 0, damagedJournal: opened.setAside)
         for id in machine.ids {
@@ -145,6 +155,7 @@ public final class DownloadQueue: Sendable {
         let tasks = state.withLock { shared in
             shared.journal?.close()
             for continuation in shared.streams.values { continuation.finish() }
+            for wait in shared.retryWaits.values { wait.item.cancel() }
             return Array(shared.tasks.values)
         }
         for task in tasks { task.cancel() }
@@ -406,6 +417,10 @@ public final class DownloadQueue: Sendable {
                 continue  // appended by `act`, under the lock, with the decision
             case .start(let id):
                 start(id)
+            case .retryAfter(let id, let delay, let timer):
+                waitToRetry(id, delay, timer: timer)
+            case .cancelRetryWait(let id):
+                state.withLock { $0.retryWaits.removeValue(forKey: id) }?.item.cancel()
             case .stop(let id):
                 let task = state.withLock { $0.tasks[id] }
                 task?.cancel(producingResumeData: { _ in })
@@ -419,6 +434,37 @@ public final class DownloadQueue: Sendable {
         }
         wakeWaiters()
     }
+
+    /// Starts download `id`'s backoff `timer`: once `delay` has passed, the machine may start it
+    /// again. Not started when the machine has ended that wait meanwhile (a pause, a cancel, a
+    /// close), so every timer that runs is one a later decision can cancel.
+    private func waitToRetry(_ id: UInt64, _ delay: Duration, timer: UInt64) {
+        retryWaitDecided(id, delay)
+        let item = DispatchWorkItem { [weak self] in
+            guard let self else { return }
+            state.withLock { shared in
+                if shared.retryWaits[id]?.timer == timer { shared.retryWaits[id] = nil }
+            }
+            act { $0.retryWaitEnded(id, timer: timer) }
+        }
+        let isCurrent = state.withLock { shared in
+            guard shared.phase == .open, shared.machine.entries[id]?.retryTimer == timer else { return false }
+            shared.retryWaits[id] = (timer, item)
+            return true
+        }
+        guard isCurrent else { return }
+        timers.asyncAfter(deadline: .now() + Self.dispatchInterval(delay), execute: item)
+    }
+
+    /// `duration` as Dispatch counts it, in whole nanoseconds (a few centuries at most).
+    private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+        let parts = duration.components
+        let seconds = min(max(parts.seconds, 0), Int64(Int.max / 1_000_000_000) - 1)
+        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(max(parts.attoseconds, 0) / 1_000_000_000))
+    }
+
+    /// The backoff waits not yet run out or cancelled (a test's check that none is left).
+    var pendingRetryWaits: Int { state.withLock { $0.retryWaits.count } }
 
     private func start(_ id: UInt64) {
         guard let entry = state.withLock({ $0.machine.entries[id] }) else { return }
