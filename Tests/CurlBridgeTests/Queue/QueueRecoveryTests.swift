@@ -25,6 +25,35 @@ import Testing
         #expect(FileManager.default.contents(atPath: destination.path) == resourceBytes(0..<1000, version: 1))
     }
 
+    @Test func tidyingLeavesLookAlikesOfOtherNamesAndNamesThatAreNotUTF8() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let server = try await Fixture.server()
+        let state = scratch.file("state")
+        let destination = scratch.file("file.bin")
+        try writeJournal([try QueueJournalLine(id: 1, url: server.httpURL.absoluteString + "resource/1000", destination: destination.path).text], in: state)
+        let orphan = scratch.file(".file.bin.killed.curlbridge-partial")
+        try Data(count: 10).write(to: orphan)
+        // Another destination's partial file, one that looks like it but for its token, and one
+        // whose name is not UTF-8 (the file system allows any bytes but `/` and NUL).
+        let lookAlikes = [".file.bin.sig.k1.curlbridge-partial", ".file.bin.K1.curlbridge-partial", ".file.bin..curlbridge-partial"]
+        for name in lookAlikes { try Data(count: 20).write(to: scratch.file(name)) }
+        let rawName: [UInt8] = Array(scratch.url.path.utf8) + Array("/.file.bin.".utf8) + [0xFF, 0x6B] + Array(".curlbridge-partial".utf8) + [0]
+        let descriptor = rawName.withUnsafeBufferPointer { path in
+            path.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+        }
+        #expect(descriptor >= 0)
+        close(descriptor)
+
+        let queue = try await offThePool { try DownloadQueue(stateDirectory: state, transport: Fixture.transport(server)) }
+
+        #expect(queue.recovery.discardedBytes == 10 && !FileManager.default.fileExists(atPath: orphan.path))
+        for name in lookAlikes { #expect(FileManager.default.fileExists(atPath: scratch.file(name).path), "\(name)") }
+        #expect(rawName.withUnsafeBufferPointer { path in path.withMemoryRebound(to: CChar.self) { access($0.baseAddress!, F_OK) } } == 0)
+        #expect(await poll(within: .seconds(60)) { queue.download(1)?.state == .finished })
+        await queue.close()
+    }
+
     @Test func aDownloadKilledWhileMovedIntoPlaceIsFinishedOnOpeningWithItsDigest() async throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
