@@ -362,7 +362,7 @@ public final class DownloadQueue: Sendable {
     }
 
     private func block(until ids: Set<UInt64>?) throws(RequestError) {
-        if let refusal = BlockingGuard.refusal(BlockingClient.Policy()) {
+        if let refusal = BlockingClient.Policy().refusal() {
             throw RequestError(.blockingRefused, refusal)
         }
         let signal = DispatchSemaphore(value: 0)
@@ -476,7 +476,7 @@ public final class DownloadQueue: Sendable {
             act { $0.couldNotStart(id, error) }
             return
         }
-        let checkpoint = DownloadCheckpoint(interval: options.checkpointInterval) { [weak self] resume in
+        let checkpoint = DownloadCheckpoint(every: options.checkpointInterval) { [weak self] resume in
             self?.act { $0.checkpoint(id, resume) }
         }
         let downloadOptions = DownloadOptions(

@@ -11,32 +11,35 @@ import Foundation
 /// is never taken for one of `a.iso`'s. Names are compared byte for byte, as the file system
 /// compares them: `é` written as one code point and as `e` with a combining accent are two
 /// names, though Swift's `String` calls them equal.
-struct PartialFileName: Hashable, Sendable {
+///
+/// A program that tidies a directory of downloads finds the partial files of a destination with
+/// ``recognises(_:)``: every other file there is left alone.
+public struct PartialFileName: Hashable, Sendable {
     private static let suffix = Array(".curlbridge-partial".utf8)
     /// The longest token: 2^64 − 1 in base 36.
     private static let maximumTokenLength = 13
 
     /// The destination's file name.
-    let destinationName: String
+    public let destinationName: String
 
     /// The partial files of a destination named `destinationName`.
-    init(destinationName: String) {
+    public init(destinationName: String) {
         self.destinationName = destinationName
     }
 
     /// The partial files of `destination`, by its last path component.
-    init(of destination: URL) {
+    public init(of destination: URL) {
         self.init(destinationName: destination.lastPathComponent)
     }
 
     /// The name of a partial file with `token` (a random one by default).
-    func make(token: UInt64 = .random(in: .min ... .max)) -> String {
+    public func make(token: UInt64 = .random(in: .min ... .max)) -> String {
         ".\(destinationName).\(String(token, radix: 36))\(String(decoding: Self.suffix, as: UTF8.self))"
     }
 
     /// Whether `name` is the name of a partial file of this destination: `.NAME.`, a token of
     /// `0-9a-z` as ``make(token:)`` writes one, then the suffix — compared as bytes.
-    func recognises(_ name: String) -> Bool {
+    public func recognises(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         let prefix = Array(".\(destinationName).".utf8)
         guard !destinationName.isEmpty, bytes.count > prefix.count + Self.suffix.count, bytes.starts(with: prefix),
