@@ -182,12 +182,26 @@ struct DownloadQueueState {
     /// A download this process did not enqueue could not start: the program gave no request for
     /// it (its journaled URL lacks its query) or an unusable one. It is paused with `error`, its
     /// bytes kept, until ``resume(_:)``.
+    ///
+    /// A cancel or a pause asked meanwhile (its record already journaled) is honoured: a cancel
+    /// leaves it cancelled, its partial file deleted, as the journal will say on replay.
     mutating func couldNotStart(_ id: UInt64, _ error: RequestError) -> [Action] {
         guard var entry = entries[id], entry.download.state == .running else { return [] }
-        entry.download.state = .paused
+        let (cancelAsked, pauseAsked) = (entry.cancelAsked, entry.pauseAsked)
+        entry.cancelAsked = false
+        entry.pauseAsked = false
         entry.download.error = error
+        var actions: [Action] = []
+        if cancelAsked {
+            entry.download.state = .cancelled
+            if let partial = entry.resume { actions.append(.discard(partial)) }
+            entry.resume = nil
+        } else {
+            entry.download.state = .paused
+            if !pauseAsked { actions.append(.journal(.init(operation: .pause, id: id))) }
+        }
         entries[id] = entry
-        return [.journal(.init(operation: .pause, id: id)), .emit(.changed(id))] + schedule()
+        return actions + [.emit(.changed(id))] + schedule()
     }
 
     mutating func pause(_ id: UInt64) -> [Action] {
