@@ -5,16 +5,26 @@ import Testing
 
 /// What a ``DownloadQueue`` finds on opening a state directory a killed process left.
 @Suite(.hangGuard) struct QueueRecoveryTests {
+    /// A state directory in `scratch` whose journal has download 1 of `server`'s 1000-byte
+    /// resource to `file.bin` and no checkpoint: killed before its first; and an orphan partial
+    /// file of `size` bytes beside the destination. Returns the state directory, the destination
+    /// and the orphan.
+    private func killedBeforeItsFirstCheckpoint(
+        _ scratch: ScratchDirectory, _ server: TestServer, orphanSize size: Int
+    ) throws -> (state: URL, destination: URL, orphan: URL) {
+        let state = scratch.file("state")
+        let destination = scratch.file("file.bin")
+        try writeJournal([try QueueJournalLine(id: 1, url: server.httpURL.absoluteString + "resource/1000", destination: destination.path).text], in: state)
+        let orphan = scratch.file(".file.bin.killed.curlbridge-partial")
+        try Data(count: size).write(to: orphan)
+        return (state, destination, orphan)
+    }
+
     @Test func aPartialFileNoCheckpointNamesIsDeletedAndCountedAsDiscarded() async throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let server = try await Fixture.server()
-        let state = scratch.file("state")
-        let destination = scratch.file("file.bin")
-        // Killed before its first checkpoint: the journal has the download, its partial file no record.
-        try writeJournal([try QueueJournalLine(id: 1, url: server.httpURL.absoluteString + "resource/1000", destination: destination.path).text], in: state)
-        let orphan = scratch.file(".file.bin.killed.curlbridge-partial")
-        try Data(count: 700).write(to: orphan)
+        let (state, destination, orphan) = try killedBeforeItsFirstCheckpoint(scratch, server, orphanSize: 700)
 
         let queue = try await offThePool { try DownloadQueue(stateDirectory: state, transport: Fixture.transport(server)) }
 
@@ -29,11 +39,7 @@ import Testing
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let server = try await Fixture.server()
-        let state = scratch.file("state")
-        let destination = scratch.file("file.bin")
-        try writeJournal([try QueueJournalLine(id: 1, url: server.httpURL.absoluteString + "resource/1000", destination: destination.path).text], in: state)
-        let orphan = scratch.file(".file.bin.killed.curlbridge-partial")
-        try Data(count: 10).write(to: orphan)
+        let (state, _, orphan) = try killedBeforeItsFirstCheckpoint(scratch, server, orphanSize: 10)
         // Another destination's partial file, one that looks like it but for its token, and one
         // whose name is not UTF-8 (the file system allows any bytes but `/` and NUL).
         let lookAlikes = [".file.bin.sig.k1.curlbridge-partial", ".file.bin.K1.curlbridge-partial", ".file.bin..curlbridge-partial"]

@@ -14,7 +14,7 @@ extension DownloadQueue {
         /// ``RetryPolicy/retryableErrors`` or ``RetryPolicy/retryableStatusCodes`` waits out the
         /// backoff (or the server's `Retry-After`, up to ``RetryPolicy/maximumRetryAfter``) in
         /// the ``QueuedDownload/State/waiting`` state, holding no slot, then resumes. A pause, a
-        /// cancel or ``close()`` ends the wait at once. The transport's ``RetryBudget`` is not
+        /// cancel or closing the queue ends the wait at once. The transport's ``RetryBudget`` is not
         /// spent by the queue, and a lost connection is retried even after bytes arrived, since
         /// the download continues from them.
         public var retryPolicy: RetryPolicy

@@ -2,7 +2,7 @@ import Foundation
 
 /// The name of a download's partial file: `.NAME.TOKEN.curlbridge-partial` in the destination's
 /// directory, `NAME` being the destination's name and `TOKEN` a random number in base 36 (`0-9a-z`,
-/// no dot). One value both makes the name and recognises it: ``DownloadFile`` makes one, a
+/// no dot). One value both makes the name and recognises it: a download makes one, a
 /// ``DownloadQueue`` finds a crash's orphans by it, and resume data and journal records are
 /// checked against it, so that nothing the library reads back can make it open, truncate, rename
 /// or delete any other file.
