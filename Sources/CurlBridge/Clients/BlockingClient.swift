@@ -30,6 +30,15 @@ public final class BlockingClient: Sendable {
             self.allowsMainThread = allowsMainThread
             self.allowsInsideTasks = allowsInsideTasks
         }
+
+        /// Why a blocking wait on the current thread is refused under this policy, or `nil` when
+        /// it may wait: what every blocking call of CurlBridge checks first (and then throws
+        /// ``RequestError/Code/blockingRefused`` with this reason). For a program's own blocking
+        /// waits on CurlBridge work. A transport's own queue is always refused: a wait there
+        /// would deadlock.
+        public func refusal() -> String? {
+            BlockingGuard.refusal(self)
+        }
     }
 
     /// The transport requests go through.

@@ -25,14 +25,41 @@ extension CallbackClient {
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<DownloadResponse, RequestError>) -> Void
     ) -> DownloadTask {
-        download(
+        startDownload(
             request, to: destination, resumingFrom: resumeData, options: options, queue: queue, checkpoint: nil,
             progress: progress, completion: completion)
     }
 
-    /// ``download(_:to:resumingFrom:options:queue:progress:completion:)`` with checkpoints (a
-    /// ``DownloadQueue``'s).
-    func download(
+    /// ``download(_:to:resumingFrom:options:queue:progress:completion:)`` with checkpoints: every
+    /// `checkpoint.interval` bytes the partial file is flushed and its ``ResumeData`` handed to
+    /// `checkpoint.handler` (on the transport's loop), so that a record kept beside the download
+    /// names only bytes that survive a crash. What a ``DownloadQueue`` uses.
+    ///
+    /// - Parameters:
+    ///   - request: The request, usually a `GET`.
+    ///   - destination: A `file:` URL.
+    ///   - resumeData: Resume data from an earlier attempt, or a checkpoint: continues its partial file.
+    ///   - options: Replacing, directories, size limit, digest, acceptable statuses; set
+    ///     ``DownloadOptions/keepsPartialFileForResume`` to keep the partial file of a failure.
+    ///   - queue: Where `progress` and `completion` run; the client's ``completionQueue`` when `nil`.
+    ///   - checkpoint: How often to flush, and who is told.
+    ///   - progress: Called with progress, the final report before `completion`.
+    ///   - completion: Receives the outcome, exactly once.
+    /// - Returns: A task that can cancel the download, producing resume data.
+    @discardableResult
+    public func download(
+        _ request: Request, to destination: URL, resumingFrom resumeData: ResumeData? = nil,
+        options: DownloadOptions = DownloadOptions(), queue: DispatchQueue? = nil, checkpoint: DownloadCheckpoint,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        completion: @escaping @Sendable (Result<DownloadResponse, RequestError>) -> Void
+    ) -> DownloadTask {
+        startDownload(
+            request, to: destination, resumingFrom: resumeData, options: options, queue: queue, checkpoint: checkpoint,
+            progress: progress, completion: completion)
+    }
+
+    /// Starts a download, with checkpoints or without.
+    private func startDownload(
         _ request: Request, to destination: URL, resumingFrom resumeData: ResumeData?, options: DownloadOptions,
         queue: DispatchQueue?, checkpoint: DownloadCheckpoint?, progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<DownloadResponse, RequestError>) -> Void

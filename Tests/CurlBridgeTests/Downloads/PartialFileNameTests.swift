@@ -10,9 +10,9 @@ struct PartialFileNameTests {
     @Test("A name it makes is a partial file of that destination, and of no other")
     func madeNamesAreRecognised() {
         for _ in 0..<100 {
-            let name = PartialFileName.make(for: "a.iso")
-            #expect(PartialFileName.isPartialFile(name, of: "a.iso"), "\(name)")
-            #expect(!PartialFileName.isPartialFile(name, of: "a"))
+            let name = PartialFileName(destinationName: "a.iso").make()
+            #expect(PartialFileName(destinationName: "a.iso").recognises(name), "\(name)")
+            #expect(!PartialFileName(destinationName: "a").recognises(name))
             #expect(PartialFileName.isPartialFile(URL(fileURLWithPath: "/dl/" + name), of: destination))
         }
     }
@@ -28,7 +28,46 @@ struct PartialFileNameTests {
         "authorized_keys",
     ])
     func otherNamesAreNot(name: String) {
-        #expect(!PartialFileName.isPartialFile(name, of: "a.iso"))
+        #expect(!PartialFileName(destinationName: "a.iso").recognises(name))
+    }
+
+    @Test("The largest token is made and recognised; one digit more is not")
+    func tokenBounds() {
+        let files = PartialFileName(destinationName: "a.iso")
+        #expect(files.make(token: .max) == ".a.iso.3w5e11264sgsf.curlbridge-partial")
+        #expect(files.recognises(files.make(token: .max)) && files.recognises(files.make(token: 0)))
+        #expect(!files.recognises(".a.iso.3w5e11264sgsf0.curlbridge-partial"))
+    }
+
+    @Test("Hostile destinations: each made name is one path component its own destination recognises, and no other's", arguments: [
+        "..", ".", "...", ".a.iso.k1.curlbridge-partial", String(repeating: "x", count: 240), "e\u{301}", "\u{e9}", "a\u{0}b", "\u{FFFD}",
+    ])
+    func hostileDestinations(destinationName: String) {
+        let files = PartialFileName(destinationName: destinationName)
+        let name = files.make(token: 42)
+        #expect(files.recognises(name))
+        #expect(!name.contains("/") && name != "." && name != "..")
+        for other in ["a.iso", ".", "..", "e\u{301}", "\u{e9}"] where other != destinationName {
+            #expect(!PartialFileName(destinationName: other).recognises(name), "\(other.debugDescription) takes \(name.debugDescription)")
+        }
+    }
+
+    @Test("Names are compared as bytes: a canonically equal name of another spelling is another file's")
+    func bytesNotCanonicalEquivalence() {
+        let composed = PartialFileName(destinationName: "\u{e9}.iso")
+        let decomposed = PartialFileName(destinationName: "e\u{301}.iso")
+        #expect("\u{e9}.iso" == "e\u{301}.iso", "Swift calls them equal")
+        #expect(!decomposed.recognises(composed.make(token: 1)) && !composed.recognises(decomposed.make(token: 1)))
+        #expect(!PartialFileName.isPartialFile(
+            URL(fileURLWithPath: "/d\u{e9}/" + composed.make(token: 1)), of: URL(fileURLWithPath: "/de\u{301}/\u{e9}.iso")))
+    }
+
+    @Test("A name that is not UTF-8 on disk is read back repaired, and is nobody's partial file")
+    func notUTF8() {
+        let repaired = String(decoding: [0x2E, 0x61, 0xFF, 0x2E, 0x6B, 0x31] + Array(".curlbridge-partial".utf8), as: UTF8.self)
+        #expect(!PartialFileName(destinationName: "a").recognises(repaired))
+        #expect(!PartialFileName(destinationName: "a\u{FFFD}").recognises(repaired.replacingOccurrences(of: "k1", with: "K")))
+        #expect(PartialFileName(destinationName: "a\u{FFFD}").recognises(repaired), "only the destination of that very name")
     }
 
     @Test("A partial file is beside its destination, reached without . or ..", arguments: [

@@ -14,7 +14,7 @@ struct DownloadQueueStateTests {
     }
 
     private func enqueued(_ count: Int, concurrency: Int = 2) -> (DownloadQueueState, [DownloadQueueState.Action]) {
-        var state = DownloadQueueState(concurrency: concurrency, maximumFailures: 2)
+        var state = DownloadQueueState.fixture(concurrency: concurrency, failures: 2)
         var actions: [DownloadQueueState.Action] = []
         for _ in 0..<count {
             actions += state.enqueue(url: StoredURL("http://a/f"), headers: [], destination: destination, original: .get("http://a/f"))?.1 ?? []
@@ -34,18 +34,27 @@ struct DownloadQueueStateTests {
         if case .journal(let record)? = actions.first { #expect(record.operation == .enqueue) } else { Issue.record("journal first") }
     }
 
-    @Test("A transient failure is resumed at once from its bytes, until too many; a finished download frees its slot")
+    @Test("A transient failure waits out the policy's backoff, then resumes from its bytes, until too many; a finished download frees its slot")
     func endings() {
         var (state, _) = enqueued(3)
+        let policy = RetryPolicy.queue(failures: 2)
         let again = state.ended(1, .failure(RequestError(.connectionLost, "cut").resumable(with: resume(40))))
-        #expect(starts(again) == [1], "the earliest waiting download: 1 again, before 3")
+        let firstWait = RetryStep.backoff(retry: 1, policy: policy, jitter: 0.5)
+        #expect(again.contains(.retryAfter(id: 1, delay: firstWait, timer: 1)))
+        #expect(starts(again) == [3], "the backing-off download holds no slot")
         #expect(state.entries[1]?.download.bytesOnDisk == 40 && state.entries[1]?.resume == resume(40))
-        _ = state.ended(1, .failure(RequestError(.connectionLost, "cut")))
+        _ = state.pause(3)
+        #expect(starts(state.ended(3, .failure(RequestError(.cancelled, "paused")))).isEmpty, "1 waits out its backoff")
+        #expect(state.retryWaitEnded(1, timer: 7).isEmpty, "a timer that is not the download's changes nothing")
+        #expect(starts(state.retryWaitEnded(1, timer: 1)) == [1])
+        let second = state.ended(1, .failure(RequestError(.connectionLost, "cut")))
+        #expect(second.contains(.retryAfter(id: 1, delay: RetryStep.backoff(retry: 2, policy: policy, jitter: 0.5), timer: 2)))
+        _ = state.retryWaitEnded(1, timer: 2)
         #expect(state.entries[1]?.download.state == .running)
         let failed = state.ended(1, .failure(RequestError(.connectionLost, "cut")))
         #expect(state.entries[1]?.download.state == .failed)
         #expect(failed.contains { if case .journal(let record) = $0 { record.operation == .fail } else { false } })
-        #expect(starts(failed) == [3])
+        #expect(starts(failed).isEmpty && starts(state.resume(3)) == [3])
         let finished = state.ended(2, .success(DownloadResponse(
             status: .ok, headerFields: [:], fileURL: destination, bytesWritten: 100, resumedFromOffset: 0, sha256: "ab", url: "http://a/f",
             httpVersion: .http1_1, metrics: .fromCache(.bypassed), redirects: [], attempts: [])))
@@ -103,7 +112,7 @@ struct DownloadQueueStateTests {
         _ = state.pause(2)
         _ = state.ended(2, .failure(RequestError(.cancelled, "paused").resumable(with: resume(20))))
         _ = state.cancel(4)
-        var replayed = DownloadQueueState(concurrency: 2, maximumFailures: 2)
+        var replayed = DownloadQueueState.fixture(concurrency: 2, failures: 2)
         replayed.replay(state.compacted)
         #expect(replayed.entries[1]?.download.state == .waiting, "a download that was running waits again")
         #expect(replayed.entries[1]?.resume == resume(50))
@@ -115,7 +124,7 @@ struct DownloadQueueStateTests {
 
     @Test("The last id is UInt64.max - 1: after it, enqueue refuses instead of overflowing")
     func identifiersRunOut() {
-        var state = DownloadQueueState(concurrency: 1, maximumFailures: 1)
+        var state = DownloadQueueState.fixture(concurrency: 1, failures: 1)
         state.replay([.init(operation: .enqueue, id: UInt64.max - 1, url: "http://a/f", destination: "/tmp/queue-state/file")])
         #expect(state.nextID == UInt64.max)
         #expect(state.enqueue(url: StoredURL("http://a/f"), headers: [], destination: destination, original: .get("http://a/f")) == nil)
@@ -123,7 +132,7 @@ struct DownloadQueueStateTests {
 
     @Test("A checkpoint is journaled with the download's journaled URL, not the one the transfer used")
     func checkpointsKeepNoSecrets() {
-        var state = DownloadQueueState(concurrency: 1, maximumFailures: 1)
+        var state = DownloadQueueState.fixture(concurrency: 1, failures: 1)
         _ = state.enqueue(
             url: StoredURL("http://user:pw@a/f?token=t", keepsQuery: false), headers: [], destination: destination,
             original: .get("http://user:pw@a/f?token=t"))

@@ -89,7 +89,7 @@ struct QueueJournalRecordsTests {
 
     @Test("What a queue writes, it reads back")
     func compactedJournalReads() throws {
-        var state = DownloadQueueState(concurrency: 1, maximumFailures: 1)
+        var state = DownloadQueueState.fixture(concurrency: 1, failures: 1)
         let destination = URL(fileURLWithPath: Self.destination)
         _ = state.enqueue(url: StoredURL("http://u:p@h/f?t=1", keepsQuery: false), headers: [["X-Trace", "t"]], destination: destination,
                           expectedSHA256: String(repeating: "a", count: 64), original: .get("http://h/f"))

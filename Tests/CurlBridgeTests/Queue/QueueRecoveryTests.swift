@@ -5,16 +5,26 @@ import Testing
 
 /// What a ``DownloadQueue`` finds on opening a state directory a killed process left.
 @Suite(.hangGuard) struct QueueRecoveryTests {
+    /// A state directory in `scratch` whose journal has download 1 of `server`'s 1000-byte
+    /// resource to `file.bin` and no checkpoint: killed before its first; and an orphan partial
+    /// file of `size` bytes beside the destination. Returns the state directory, the destination
+    /// and the orphan.
+    private func killedBeforeItsFirstCheckpoint(
+        _ scratch: ScratchDirectory, _ server: TestServer, orphanSize size: Int
+    ) throws -> (state: URL, destination: URL, orphan: URL) {
+        let state = scratch.file("state")
+        let destination = scratch.file("file.bin")
+        try writeJournal([try QueueJournalLine(id: 1, url: server.httpURL.absoluteString + "resource/1000", destination: destination.path).text], in: state)
+        let orphan = scratch.file(".file.bin.killed.curlbridge-partial")
+        try Data(count: size).write(to: orphan)
+        return (state, destination, orphan)
+    }
+
     @Test func aPartialFileNoCheckpointNamesIsDeletedAndCountedAsDiscarded() async throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let server = try await Fixture.server()
-        let state = scratch.file("state")
-        let destination = scratch.file("file.bin")
-        // Killed before its first checkpoint: the journal has the download, its partial file no record.
-        try writeJournal([try QueueJournalLine(id: 1, url: server.httpURL.absoluteString + "resource/1000", destination: destination.path).text], in: state)
-        let orphan = scratch.file(".file.bin.killed.curlbridge-partial")
-        try Data(count: 700).write(to: orphan)
+        let (state, destination, orphan) = try killedBeforeItsFirstCheckpoint(scratch, server, orphanSize: 700)
 
         let queue = try await offThePool { try DownloadQueue(stateDirectory: state, transport: Fixture.transport(server)) }
 
@@ -23,6 +33,31 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: orphan.path))
         #expect(await poll(within: .seconds(60)) { queue.download(1)?.state == .finished })
         #expect(FileManager.default.contents(atPath: destination.path) == resourceBytes(0..<1000, version: 1))
+    }
+
+    @Test func tidyingLeavesLookAlikesOfOtherNamesAndNamesThatAreNotUTF8() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let server = try await Fixture.server()
+        let (state, _, orphan) = try killedBeforeItsFirstCheckpoint(scratch, server, orphanSize: 10)
+        // Another destination's partial file, one that looks like it but for its token, and one
+        // whose name is not UTF-8 (the file system allows any bytes but `/` and NUL).
+        let lookAlikes = [".file.bin.sig.k1.curlbridge-partial", ".file.bin.K1.curlbridge-partial", ".file.bin..curlbridge-partial"]
+        for name in lookAlikes { try Data(count: 20).write(to: scratch.file(name)) }
+        let rawName: [UInt8] = Array(scratch.url.path.utf8) + Array("/.file.bin.".utf8) + [0xFF, 0x6B] + Array(".curlbridge-partial".utf8) + [0]
+        let descriptor = rawName.withUnsafeBufferPointer { path in
+            path.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+        }
+        #expect(descriptor >= 0)
+        close(descriptor)
+
+        let queue = try await offThePool { try DownloadQueue(stateDirectory: state, transport: Fixture.transport(server)) }
+
+        #expect(queue.recovery.discardedBytes == 10 && !FileManager.default.fileExists(atPath: orphan.path))
+        for name in lookAlikes { #expect(FileManager.default.fileExists(atPath: scratch.file(name).path), "\(name)") }
+        #expect(rawName.withUnsafeBufferPointer { path in path.withMemoryRebound(to: CChar.self) { access($0.baseAddress!, F_OK) } } == 0)
+        #expect(await poll(within: .seconds(60)) { queue.download(1)?.state == .finished })
+        await queue.close()
     }
 
     @Test func aDownloadKilledWhileMovedIntoPlaceIsFinishedOnOpeningWithItsDigest() async throws {

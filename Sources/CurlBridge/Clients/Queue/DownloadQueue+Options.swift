@@ -8,9 +8,23 @@ extension DownloadQueue {
         /// Bytes between two flushes of a download's partial file and journal records of them:
         /// at most what a crash makes the queue fetch again; 4 MiB by default.
         public var checkpointInterval: Int64
-        /// Failures in a row (lost connections, timeouts, 5xx) a download is resumed after before it
-        /// fails for good; 5 by default.
-        public var maximumFailures: Int
+        /// Whether a failed transfer starts again from the bytes on disk, and after how long:
+        /// ``defaultRetryPolicy`` by default. Its ``RetryPolicy/maximumAttempts`` counts the tries
+        /// in a row (a ``resume(_:)`` starts the count again); a try that fails with one of its
+        /// ``RetryPolicy/retryableErrors`` or ``RetryPolicy/retryableStatusCodes`` waits out the
+        /// backoff (or the server's `Retry-After`, up to ``RetryPolicy/maximumRetryAfter``) in
+        /// the ``QueuedDownload/State/waiting`` state, holding no slot, then resumes. A pause, a
+        /// cancel or closing the queue ends the wait at once. The transport's ``RetryBudget`` is not
+        /// spent by the queue, and a lost connection is retried even after bytes arrived, since
+        /// the download continues from them.
+        public var retryPolicy: RetryPolicy
+        /// Failures in a row a download is resumed after before it fails for good: the
+        /// ``retryPolicy``'s attempts but the first.
+        @available(*, deprecated, message: "use retryPolicy.maximumAttempts, which counts the first try too")
+        public var maximumFailures: Int {
+            get { retryPolicy.maximumAttempts - 1 }
+            set { retryPolicy.maximumAttempts = newValue + 1 }
+        }
         /// Whether each finished file's SHA-256 is computed (``QueuedDownload/sha256``); `true` by
         /// default, and always for a download enqueued with an expected digest.
         public var computesSHA256: Bool
@@ -29,17 +43,43 @@ extension DownloadQueue {
         /// downloads stay where they are.
         public var setsAsideDamagedJournal: Bool
 
+        /// The queue's retries unless told otherwise: up to 6 tries in a row (5 failures resumed),
+        /// after a lost or refused connection, a cut-short response, a `206` of another version
+        /// (restarted from zero), any timeout, an unknown host, a `5xx` or a `429`; full-jitter
+        /// backoff from 250 ms up to 30 s, or the server's `Retry-After` up to 5 minutes.
+        public static let defaultRetryPolicy = RetryPolicy(
+            maximumAttempts: 6, baseDelay: .milliseconds(250), maximumDelay: .seconds(30), maximumRetryAfter: .seconds(300),
+            retryableStatusCodes: Set(500...599).union([429]),
+            retryableErrors: [
+                .connectFailed, .connectionLost, .responseTruncated, .protocolError, .transportFailure, .hostNotFound,
+                .connectTimedOut, .idleTimedOut, .totalTimedOut,
+            ])
+
         /// Creates options; every parameter has the default documented on its property.
         public init(
-            maximumConcurrentDownloads: Int = 4, checkpointInterval: Int64 = 4 << 20, maximumFailures: Int = 5,
+            maximumConcurrentDownloads: Int = 4, checkpointInterval: Int64 = 4 << 20, retryPolicy: RetryPolicy = defaultRetryPolicy,
             computesSHA256: Bool = true, journalsQuery: Bool = true, setsAsideDamagedJournal: Bool = false
         ) {
             self.maximumConcurrentDownloads = maximumConcurrentDownloads
             self.checkpointInterval = checkpointInterval
-            self.maximumFailures = maximumFailures
+            self.retryPolicy = retryPolicy
             self.computesSHA256 = computesSHA256
             self.journalsQuery = journalsQuery
             self.setsAsideDamagedJournal = setsAsideDamagedJournal
+        }
+
+        /// Creates options whose ``retryPolicy`` is ``defaultRetryPolicy`` with
+        /// `maximumFailures + 1` attempts.
+        @available(*, deprecated, message: "use init(maximumConcurrentDownloads:checkpointInterval:retryPolicy:...)")
+        public init(
+            maximumConcurrentDownloads: Int = 4, checkpointInterval: Int64 = 4 << 20, maximumFailures: Int,
+            computesSHA256: Bool = true, journalsQuery: Bool = true, setsAsideDamagedJournal: Bool = false
+        ) {
+            var retryPolicy = Self.defaultRetryPolicy
+            retryPolicy.maximumAttempts = maximumFailures + 1
+            self.init(
+                maximumConcurrentDownloads: maximumConcurrentDownloads, checkpointInterval: checkpointInterval, retryPolicy: retryPolicy,
+                computesSHA256: computesSHA256, journalsQuery: journalsQuery, setsAsideDamagedJournal: setsAsideDamagedJournal)
         }
     }
 

@@ -23,10 +23,11 @@ extension DownloadQueue {
     static func rejoin(_ entry: DownloadQueueState.Entry, computesSHA256: Bool) -> (discarded: Int64, outcome: RejoinOutcome) {
         let destination = entry.download.destination
         let directory = destination.deletingLastPathComponent()
-        let kept = entry.resume?.partialFileURL.lastPathComponent
+        let kept = entry.resume.map { Array($0.partialFileURL.lastPathComponent.utf8) }
+        let partialFiles = PartialFileName(of: destination)
         var discarded: Int64 = 0
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        where name != kept && PartialFileName.isPartialFile(name, of: destination.lastPathComponent) {
+        where Array(name.utf8) != kept && partialFiles.recognises(name) {
             let orphan = directory.appendingPathComponent(name).path
             guard let size = ownRegularFileSize(orphan) else { continue }
             discarded = discarded.addingSaturated(size)

@@ -45,20 +45,31 @@ public final class DownloadQueue: Sendable {
     public let stateDirectory: URL
     /// What opening found.
     public let recovery: Recovery
-    private let client: CallbackClient
-    private let options: Options
-    private let rejoinedRequest: RejoinedRequest?
-    private let state: PosixLock<Shared>
+    /// Sends the downloads.
+    let client: CallbackClient
+    /// How the queue runs.
+    let options: Options
+    /// Gives the request of a download this process did not enqueue.
+    let rejoinedRequest: RejoinedRequest?
+    /// Everything that changes, under one lock.
+    let state: PosixLock<Shared>
     /// Flushes a journal descriptor to the disk: `fsync`, or a test's stand-in that holds it.
-    private let sync: @Sendable (Int32) -> Int32
+    let sync: @Sendable (Int32) -> Int32
     /// Where events are delivered, in order.
-    private let delivery = DispatchQueue(label: "CurlBridge.DownloadQueue.events")
+    let delivery = DispatchQueue(label: "CurlBridge.DownloadQueue.events")
+    /// Where backoff timers run out.
+    let timers = DispatchQueue(label: "CurlBridge.DownloadQueue.timers")
+    /// Told of each backoff wait as the machine decided it (tests read the delays from it).
+    let retryWaitDecided: @Sendable (_ id: UInt64, _ delay: Duration) -> Void
 
-    private struct Shared {
+    /// The queue's changing state: its decisions, journal, transfers, listeners and phase.
+    struct Shared {
         var machine: DownloadQueueState
         /// `nil` once the queue is closed: nothing is decided or journaled after that.
         var journal: QueueJournal?
         var tasks: [UInt64: DownloadTask] = [:]
+        /// The backoff timer each download waits out, by download.
+        var retryWaits: [UInt64: (timer: UInt64, item: DispatchWorkItem)] = [:]
         var streams: [UUID: AsyncStream<DownloadQueueEvent>.Continuation] = [:]
         var handlers: [(DispatchQueue, @Sendable (DownloadQueueEvent) -> Void)] = []
         var waiters: [(ids: Set<UInt64>?, signal: DispatchSemaphore)] = []
@@ -68,7 +79,7 @@ public final class DownloadQueue: Sendable {
     }
 
     /// Where a queue is in its life.
-    private enum Phase {
+    enum Phase {
         case open
         /// ``close()`` was called: its transfers are stopping.
         case closing
@@ -97,18 +108,22 @@ public final class DownloadQueue: Sendable {
         }
     }
 
-    /// A queue whose journal appends are flushed by `sync` (tests hold a flush to see who waits).
+    /// A queue whose journal appends are flushed by `sync` (tests hold a flush to see who waits),
+    /// whose retry decisions read `readings`, and which tells `retryWaitDecided` of each backoff.
     init(
         stateDirectory: URL, transport: Transport, options: Options = Options(), rejoinedRequest: RejoinedRequest? = nil,
+        readings: RequestStateMachine.Readings = .system,
+        retryWaitDecided: @escaping @Sendable (_ id: UInt64, _ delay: Duration) -> Void = { _, _ in },
         sync: @escaping @Sendable (Int32) -> Int32
     ) throws(RequestError) {
         self.sync = sync
+        self.retryWaitDecided = retryWaitDecided
         self.stateDirectory = stateDirectory
         self.options = options
         self.rejoinedRequest = rejoinedRequest
         client = CallbackClient(transport: transport)
         var opened = try QueueJournal.open(in: stateDirectory, setsAsideDamage: options.setsAsideDamagedJournal)
-        var machine = DownloadQueueState(concurrency: options.maximumConcurrentDownloads, maximumFailures: options.maximumFailures)
+        var machine = DownloadQueueState(concurrency: options.maximumConcurrentDownloads, retries: options.retryPolicy, readings: readings)
         machine.replay(opened.records)
         var recovery = Recovery(rejoined: 0, discardedBytes: 0, finishedOnOpening: 0, damagedJournal: opened.setAside)
         for id in machine.ids {
@@ -145,369 +160,9 @@ public final class DownloadQueue: Sendable {
         let tasks = state.withLock { shared in
             shared.journal?.close()
             for continuation in shared.streams.values { continuation.finish() }
+            for wait in shared.retryWaits.values { wait.item.cancel() }
             return Array(shared.tasks.values)
         }
         for task in tasks { task.cancel() }
-    }
-
-    // MARK: The caller
-
-    /// Adds a `GET` download of `request` to `destination` (its directory created if missing; an
-    /// existing file is replaced when the download finishes) and returns its identifier, once the
-    /// journal holds it.
-    ///
-    /// The journal keeps the request without its secrets: no `Authorization`, `Proxy-Authorization`
-    /// or `Cookie`, no sensitive header, no ``Request/credential`` and no user info in the URL; the
-    /// query unless ``Options/journalsQuery`` is `false`.
-    ///
-    /// - Parameters:
-    ///   - request: A `GET` without a body.
-    ///   - destination: A `file:` URL naming a file.
-    ///   - expectedSHA256: The SHA-256 the file must have, as 64 hexadecimal digits; `nil` by
-    ///     default. Journaled with the download: a file with another digest (in this process or a
-    ///     later one) fails the download with ``RequestError/Code/integrityMismatch`` and is never
-    ///     moved into place.
-    /// - Throws: ``RequestError/Code/invalidMethod`` for a method other than `GET`, with a body;
-    ///   ``RequestError/Code/integrityMismatch`` for an `expectedSHA256` that is not 64
-    ///   hexadecimal digits (no file could match it); ``RequestError/Code/fileIO`` for a
-    ///   destination that is not a file path, when the journal cannot be written, the queue is
-    ///   closing, or it has used every identifier.
-    @discardableResult
-    public func enqueue(_ request: Request, to destination: URL, expectedSHA256: String? = nil) throws(RequestError) -> UInt64 {
-        try Self.checkIsDownload(request)
-        let path = destination.standardizedFileURL.path
-        guard destination.isFileURL, QueueJournal.isDestinationPath(path) else {
-            throw RequestError(.fileIO, "the destination \(destination.absoluteString.debugDescription) is not a file URL naming a file")
-        }
-        let expected = expectedSHA256?.lowercased()
-        if let expected, !QueueJournal.isSHA256(expected) {
-            throw RequestError(
-                .integrityMismatch, "the expected SHA-256 \(expected.debugDescription) is not 64 hexadecimal digits: no file can match it")
-        }
-        let secret: Set<HTTPField.Name> = request.sensitiveHeaderNames.union([.authorization, .proxyAuthorization, .cookie])
-        let headers = request.headerFields.filter { !secret.contains($0.name) }.map { [$0.name.rawName, $0.value] }
-        let url = StoredURL(request.url, keepsQuery: options.journalsQuery)
-        let (id, actions, flush) = try state.withLock {
-            (shared: inout Shared) throws(RequestError) -> (UInt64, [DownloadQueueState.Action], QueueJournal.PendingFlush?) in
-            guard shared.phase == .open, shared.journal != nil else {
-                throw RequestError(.fileIO, "the download queue of \(stateDirectory.path) is closed")
-            }
-            var machine = shared.machine
-            guard let (id, actions) = machine.enqueue(
-                url: url, headers: headers, destination: URL(fileURLWithPath: path), expectedSHA256: expected, original: request)
-            else {
-                throw RequestError(.fileIO, "the download queue of \(stateDirectory.path) has used every identifier")
-            }
-            if case .journal(let record)? = actions.first { try shared.journal?.append(record) }
-            shared.machine = machine
-            return (id, Array(actions.dropFirst()), shared.journal?.pendingFlush())
-        }
-        // Flushed outside the lock; a disk that refuses the flush (the record is written) is
-        // reported as a full disk is, and the download stays queued.
-        if let failure = flush?.run(sync) { emit(.diskFull(failure)) }
-        perform(actions)
-        return id
-    }
-
-    /// Throws unless `request` is a `GET` without a body: what a queue sends.
-    private static func checkIsDownload(_ request: Request) throws(RequestError) {
-        guard request.method == .get, request.body == nil else {
-            throw RequestError(.invalidMethod, "a download queue sends GET requests without a body", method: request.method, url: request.url)
-        }
-    }
-
-    /// Every download, in the order enqueued.
-    public var downloads: [QueuedDownload] {
-        state.withLock { shared in shared.machine.ids.compactMap { shared.machine.entries[$0]?.download } }
-    }
-
-    /// The download `id`, if the queue has it.
-    public func download(_ id: UInt64) -> QueuedDownload? {
-        state.withLock { $0.machine.entries[id]?.download }
-    }
-
-    /// The whole queue's progress.
-    public var progress: DownloadQueueProgress {
-        state.withLock { $0.machine.progress }
-    }
-
-    /// Closes the queue and returns once its state directory is released: its running transfers
-    /// stop, each with its bytes on disk journaled (they wait for the next queue on the directory,
-    /// which resumes them), the journal is closed, the event streams end and blocked waits return.
-    /// A queue opened on the directory right after finds every download where this one left it.
-    ///
-    /// Once it is called, ``enqueue(_:to:expectedSHA256:)`` throws and the other calls do nothing. Calling it
-    /// again waits for the same end. Blocks for as long as the transfers take to stop, usually a
-    /// few milliseconds: in a Swift task, `await close()` instead.
-    @available(*, noasync, message: "use await close()")
-    public func close() {
-        let closed = DispatchSemaphore(value: 0)
-        beginClosing { closed.signal() }
-        closed.wait()
-    }
-
-    /// Closes the queue as ``close()`` does, suspending instead of blocking until its state
-    /// directory is released.
-    public func close() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            beginClosing { continuation.resume() }
-        }
-    }
-
-    /// Stops the running transfers; `whenClosed` runs once the last of them has ended and the
-    /// directory is released (at once, when it already is).
-    private func beginClosing(then whenClosed: @escaping @Sendable () -> Void) {
-        let (actions, isClosed) = state.withLock { shared -> ([DownloadQueueState.Action], Bool) in
-            guard shared.phase != .closed else { return ([], true) }
-            shared.closeWaiters.append(whenClosed)
-            guard shared.phase == .open else { return ([], false) }
-            shared.phase = .closing
-            return (shared.machine.close(), false)
-        }
-        if isClosed {
-            whenClosed()
-            return
-        }
-        perform(actions)
-        finishClosingIfIdle()
-    }
-
-    /// Once a closing queue has no transfer left: closes the journal (releasing the directory),
-    /// ends the event streams after the events already sent, and wakes every waiter.
-    private func finishClosingIfIdle() {
-        let woken = state.withLock { shared -> [@Sendable () -> Void] in
-            guard shared.phase == .closing, shared.machine.running == 0 else { return [] }
-            shared.phase = .closed
-            shared.journal?.close()
-            shared.journal = nil
-            let streams = Array(shared.streams.values)
-            shared.streams = [:]
-            delivery.async { for continuation in streams { continuation.finish() } }
-            let signals = shared.waiters.map(\.signal)
-            shared.waiters = []
-            defer { shared.closeWaiters = [] }
-            return shared.closeWaiters + signals.map { signal in { signal.signal() } }
-        }
-        for wake in woken { wake() }
-    }
-
-    /// Pauses download `id`: a running transfer stops with its bytes kept; it waits for ``resume(_:)``,
-    /// in this process or a later one.
-    public func pause(_ id: UInt64) { act { $0.pause(id) } }
-
-    /// Resumes a paused download.
-    public func resume(_ id: UInt64) { act { $0.resume(id) } }
-
-    /// Cancels download `id` and deletes its partial file.
-    public func cancel(_ id: UInt64) { act { $0.cancel(id) } }
-
-    /// Pauses every download.
-    public func pauseAll() { act { machine in machine.ids.flatMap { machine.pause($0) } } }
-
-    /// Resumes every paused download (after a full disk, once there is room).
-    public func resumeAll() { act { machine in machine.ids.flatMap { machine.resume($0) } } }
-
-    /// Cancels every download that is not finished.
-    public func cancelAll() { act { machine in machine.ids.flatMap { machine.cancel($0) } } }
-
-    // MARK: Events
-
-    /// Every event from now on, as an `AsyncSequence`; it ends when the queue is closed or released.
-    public var events: AsyncStream<DownloadQueueEvent> {
-        let (stream, continuation) = AsyncStream<DownloadQueueEvent>.makeStream()
-        let key = UUID()
-        let isClosed = state.withLock { shared in
-            if shared.phase != .closed { shared.streams[key] = continuation }
-            return shared.phase == .closed
-        }
-        if isClosed { continuation.finish() }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.streams.removeValue(forKey: key) }
-        }
-        return stream
-    }
-
-    /// Calls `handler` on `queue` with every event from now on.
-    public func onEvent(queue: DispatchQueue = .main, _ handler: @escaping @Sendable (DownloadQueueEvent) -> Void) {
-        state.withLock { $0.handlers.append((queue, handler)) }
-    }
-
-    /// Blocks until download `id` is finished, failed or cancelled, or the queue is closed, and
-    /// returns it as it then is. Refused (a
-    /// ``RequestError/Code/blockingRefused``) on the main thread and inside a Swift task.
-    @available(*, noasync, message: "use events, or onEvent(queue:_:)")
-    public func wait(for id: UInt64) throws(RequestError) -> QueuedDownload {
-        try block(until: [id])
-        guard let download = download(id) else { throw RequestError(.transportFailure, "the queue has no download \(id)") }
-        return download
-    }
-
-    /// Blocks until every download is finished, failed or cancelled (paused ones too: a full disk
-    /// ends the wait), or the queue is closed, and returns them. Refused as ``wait(for:)`` is.
-    @available(*, noasync, message: "use events, or onEvent(queue:_:)")
-    public func waitForAll() throws(RequestError) -> [QueuedDownload] {
-        try block(until: nil)
-        return downloads
-    }
-
-    private func block(until ids: Set<UInt64>?) throws(RequestError) {
-        if let refusal = BlockingGuard.refusal(BlockingClient.Policy()) {
-            throw RequestError(.blockingRefused, refusal)
-        }
-        let signal = DispatchSemaphore(value: 0)
-        let isDone = state.withLock { shared in
-            if shared.phase == .closed || Self.isSettled(ids, shared.machine) { return true }
-            shared.waiters.append((ids, signal))
-            return false
-        }
-        if !isDone { signal.wait() }
-    }
-
-    /// Whether `ids` (every download, when `nil`) are final — or, for all, final or paused.
-    private static func isSettled(_ ids: Set<UInt64>?, _ machine: DownloadQueueState) -> Bool {
-        if let ids { return ids.allSatisfy { machine.entries[$0].map(\.download.state.isFinal) ?? true } }
-        return machine.entries.values.allSatisfy { $0.download.state.isFinal || $0.download.state == .paused }
-    }
-
-    // MARK: Performing the machine's actions
-
-    /// Asks the machine and performs its actions; nothing once the queue is closed.
-    ///
-    /// Its records are appended under the lock, with the decision: a state anyone can see is
-    /// already in the journal, and ``close()`` never closes the journal between a decision and
-    /// its record. They are flushed to the disk after the lock is released — readers of the state
-    /// never wait for the disk — and before any other action runs, or this returns.
-    private func act(_ decide: (inout DownloadQueueState) -> [DownloadQueueState.Action]) {
-        let (actions, appendFailure, flush) = state.withLock {
-            shared -> ([DownloadQueueState.Action], RequestError?, QueueJournal.PendingFlush?) in
-            guard shared.journal != nil else { return ([], nil, nil) }
-            let actions = decide(&shared.machine)
-            var failure: RequestError?
-            for case .journal(let record) in actions {
-                do throws(RequestError) {
-                    try shared.journal?.append(record)
-                } catch {
-                    failure = failure ?? error
-                }
-            }
-            let appended = actions.contains { if case .journal = $0 { true } else { false } }
-            return (actions, failure, appended ? shared.journal?.pendingFlush() : nil)
-        }
-        // A journal that cannot be written pauses nothing, but is reported.
-        let flushFailure = flush?.run(sync)
-        if let failure = appendFailure ?? flushFailure { emit(.diskFull(failure)) }
-        perform(actions)
-    }
-
-    private func perform(_ actions: [DownloadQueueState.Action]) {
-        for action in actions {
-            switch action {
-            case .journal:
-                continue  // appended by `act`, under the lock, with the decision
-            case .start(let id):
-                start(id)
-            case .stop(let id):
-                let task = state.withLock { $0.tasks[id] }
-                task?.cancel(producingResumeData: { _ in })
-            case .discard(let resume):
-                resume.discard()
-            case .emit(.changed(let id)):
-                if let download = download(id) { emit(.changed(download)) }
-            case .emit(.diskFull(let message)):
-                emit(.diskFull(RequestError(.fileIO, message)))
-            }
-        }
-        wakeWaiters()
-    }
-
-    private func start(_ id: UInt64) {
-        guard let entry = state.withLock({ $0.machine.entries[id] }) else { return }
-        let request: Request
-        switch requestToSend(for: entry) {
-        case .success(let chosen):
-            request = chosen
-        case .failure(let error):
-            act { $0.couldNotStart(id, error) }
-            return
-        }
-        let checkpoint = DownloadCheckpoint(interval: options.checkpointInterval) { [weak self] resume in
-            self?.act { $0.checkpoint(id, resume) }
-        }
-        let downloadOptions = DownloadOptions(
-            createsIntermediateDirectories: true, expectedSHA256: entry.download.expectedSHA256,
-            computesSHA256: options.computesSHA256, keepsPartialFileForResume: true)
-        let task = client.download(
-            request, to: entry.download.destination, resumingFrom: entry.resume, options: downloadOptions,
-            queue: delivery, checkpoint: checkpoint,
-            progress: { [weak self] progress in self?.emit(.progress(id: id, progress), onDelivery: true) },
-            completion: { [weak self] result in
-                guard let self else { return }
-                state.withLock { _ = $0.tasks.removeValue(forKey: id) }
-                act { $0.ended(id, result) }
-                finishClosingIfIdle()
-            })
-        // A close that began after the machine said start found no task to stop: stop it here.
-        let isClosing = state.withLock { shared in
-            shared.tasks[id] = task
-            return shared.phase != .open
-        }
-        if isClosing { task.cancel(producingResumeData: { _ in }) }
-    }
-
-    /// The request to send for `entry`: the caller's own, while the process that enqueued it lives;
-    /// else the program's ``RejoinedRequest``, or the journaled one when that gives none — never a
-    /// URL journaled without its query.
-    private func requestToSend(for entry: DownloadQueueState.Entry) -> Result<Request, RequestError> {
-        if let original = entry.original { return .success(original) }
-        if let supplied = rejoinedRequest?(entry.download) {
-            do throws(RequestError) {
-                try Self.checkIsDownload(supplied)
-            } catch {
-                return .failure(error)
-            }
-            return .success(supplied)
-        }
-        guard !entry.omitsQuery else {
-            return .failure(RequestError(
-                .invalidURL,
-                "download \(entry.download.id) was journaled without its query, and the program gave no request for it (DownloadQueue.RejoinedRequest)",
-                url: entry.download.url))
-        }
-        var fields = HTTPFields()
-        for pair in entry.headers where pair.count == 2 {
-            if let name = HTTPField.Name(pair[0]) { fields.append(HTTPField(name: name, value: pair[1])) }
-        }
-        return .success(Request.get(entry.download.url).headers(fields))
-    }
-
-    private func emit(_ event: DownloadQueueEvent, onDelivery: Bool = false) {
-        let (streams, handlers) = state.withLock { (Array($0.streams.values), $0.handlers) }
-        let deliver: @Sendable () -> Void = {
-            for continuation in streams { continuation.yield(event) }
-        }
-        if onDelivery { deliver() } else { delivery.async(execute: deliver) }
-        for (queue, handler) in handlers { queue.async { handler(event) } }
-    }
-
-    private func wakeWaiters() {
-        let ready = state.withLock { shared -> [DispatchSemaphore] in
-            let machine = shared.machine
-            let (done, waiting) = shared.waiters.partitioned { Self.isSettled($0.ids, machine) }
-            shared.waiters = waiting
-            return done.map(\.signal)
-        }
-        for signal in ready { signal.signal() }
-    }
-}
-
-extension Array {
-    /// The elements that satisfy `isIncluded`, and the others, each in order.
-    fileprivate func partitioned(_ isIncluded: (Element) -> Bool) -> ([Element], [Element]) {
-        var included: [Element] = []
-        var excluded: [Element] = []
-        for element in self {
-            if isIncluded(element) { included.append(element) } else { excluded.append(element) }
-        }
-        return (included, excluded)
     }
 }

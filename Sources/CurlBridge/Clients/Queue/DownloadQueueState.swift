@@ -18,6 +18,9 @@ struct DownloadQueueState {
         var resume: ResumeData?
         /// Failures in a row that it was started again after.
         var failures = 0
+        /// The backoff timer it waits out before it may start again, after a failure the
+        /// ``RetryPolicy`` retries; `nil` when it may start as soon as a slot is free.
+        var retryTimer: UInt64?
         /// A pause was asked while it ran: its end pauses it.
         var pauseAsked = false
         /// A cancel was asked while it ran.
@@ -27,6 +30,11 @@ struct DownloadQueueState {
     enum Action: Equatable {
         case journal(QueueJournal.Record)
         case start(id: UInt64)
+        /// Start a timer of `delay` whose end is ``retryWaitEnded(_:timer:)``: the download waits
+        /// out the ``RetryPolicy``'s backoff before it may start again.
+        case retryAfter(id: UInt64, delay: Duration, timer: UInt64)
+        /// Cancel the download's backoff timer: it was paused, cancelled or the queue closed.
+        case cancelRetryWait(id: UInt64)
         /// Stop the running transfer, producing resume data.
         case stop(id: UInt64)
         /// Delete a partial file nobody will resume.
@@ -44,17 +52,23 @@ struct DownloadQueueState {
     /// Ids in the order they were enqueued.
     private(set) var order: [UInt64] = []
     let concurrency: Int
-    let maximumFailures: Int
+    /// Whether, and after how long, a failed transfer starts again.
+    let retries: RetryPolicy
+    /// The jitter and wall clock the retry decisions read.
+    let readings: RequestStateMachine.Readings
     private(set) var nextID: UInt64 = 1
+    /// The last backoff timer handed out: each wait has its own, so a late one is told apart.
+    private var lastTimer: UInt64 = 0
     /// The ids a download can have: never `UInt64.max`, so that the next id always exists.
     static let identifiers: ClosedRange<UInt64> = 1...(UInt64.max - 1)
     /// The queue is closing: nothing new starts, and a transfer that `close()` stopped waits for
     /// the next queue on the directory.
     private(set) var isClosing = false
 
-    init(concurrency: Int, maximumFailures: Int) {
+    init(concurrency: Int, retries: RetryPolicy, readings: RequestStateMachine.Readings = .system) {
         self.concurrency = max(1, concurrency)
-        self.maximumFailures = maximumFailures
+        self.retries = retries
+        self.readings = readings
     }
 
     var running: Int { entries.values.filter { $0.download.state == .running }.count }
@@ -168,12 +182,26 @@ struct DownloadQueueState {
     /// A download this process did not enqueue could not start: the program gave no request for
     /// it (its journaled URL lacks its query) or an unusable one. It is paused with `error`, its
     /// bytes kept, until ``resume(_:)``.
+    ///
+    /// A cancel or a pause asked meanwhile (its record already journaled) is honoured: a cancel
+    /// leaves it cancelled, its partial file deleted, as the journal will say on replay.
     mutating func couldNotStart(_ id: UInt64, _ error: RequestError) -> [Action] {
         guard var entry = entries[id], entry.download.state == .running else { return [] }
-        entry.download.state = .paused
+        let (cancelAsked, pauseAsked) = (entry.cancelAsked, entry.pauseAsked)
+        entry.cancelAsked = false
+        entry.pauseAsked = false
         entry.download.error = error
+        var actions: [Action] = []
+        if cancelAsked {
+            entry.download.state = .cancelled
+            if let partial = entry.resume { actions.append(.discard(partial)) }
+            entry.resume = nil
+        } else {
+            entry.download.state = .paused
+            if !pauseAsked { actions.append(.journal(.init(operation: .pause, id: id))) }
+        }
         entries[id] = entry
-        return [.journal(.init(operation: .pause, id: id)), .emit(.changed(id))] + schedule()
+        return actions + [.emit(.changed(id))] + schedule()
     }
 
     mutating func pause(_ id: UInt64) -> [Action] {
@@ -184,8 +212,9 @@ struct DownloadQueueState {
             return [.journal(.init(operation: .pause, id: id)), .stop(id: id)]
         }
         entry.download.state = .paused
+        let stopsWait = Self.endRetryWait(&entry)
         entries[id] = entry
-        return [.journal(.init(operation: .pause, id: id)), .emit(.changed(id))]
+        return [.journal(.init(operation: .pause, id: id))] + stopsWait + [.emit(.changed(id))]
     }
 
     mutating func resume(_ id: UInt64) -> [Action] {
@@ -213,8 +242,16 @@ struct DownloadQueueState {
         entry.download.state = .cancelled
         let partial = entry.resume
         entry.resume = nil
+        let stopsWait = Self.endRetryWait(&entry)
         entries[id] = entry
-        return [.journal(.init(operation: .cancel, id: id))] + (partial.map { [.discard($0)] } ?? []) + [.emit(.changed(id))]
+        return [.journal(.init(operation: .cancel, id: id))] + stopsWait + (partial.map { [.discard($0)] } ?? []) + [.emit(.changed(id))]
+    }
+
+    /// Ends `entry`'s backoff wait, if it has one: the action that cancels its timer.
+    private static func endRetryWait(_ entry: inout Entry) -> [Action] {
+        guard entry.retryTimer != nil else { return [] }
+        entry.retryTimer = nil
+        return [.cancelRetryWait(id: entry.download.id)]
     }
 
     /// Every id, in order.
@@ -224,7 +261,9 @@ struct DownloadQueueState {
     /// waiting for the next queue on the directory (not paused, not failed); nothing starts again.
     mutating func close() -> [Action] {
         isClosing = true
-        return order.filter { entries[$0]?.download.state == .running }.map { .stop(id: $0) }
+        var stopsWaits: [Action] = []
+        for id in order where entries[id]?.retryTimer != nil { stopsWaits += Self.endRetryWait(&entries[id]!) }
+        return stopsWaits + order.filter { entries[$0]?.download.state == .running }.map { .stop(id: $0) }
     }
 
     // MARK: Transfers
@@ -235,12 +274,20 @@ struct DownloadQueueState {
         var free = concurrency - running
         var actions: [Action] = []
         for id in order where free > 0 {
-            guard entries[id]?.download.state == .waiting else { continue }
+            guard entries[id]?.download.state == .waiting, entries[id]?.retryTimer == nil else { continue }
             entries[id]!.download.state = .running
             actions += [.start(id: id), .emit(.changed(id))]
             free -= 1
         }
         return actions
+    }
+
+    /// The backoff timer `timer` of download `id` ran out: it may start again. A timer that is not
+    /// the download's current one (cancelled, or from an earlier wait) changes nothing.
+    mutating func retryWaitEnded(_ id: UInt64, timer: UInt64) -> [Action] {
+        guard entries[id]?.retryTimer == timer, entries[id]?.download.state == .waiting else { return [] }
+        entries[id]!.retryTimer = nil
+        return schedule()
     }
 
     /// A checkpoint: `resume`'s bytes are safely on disk.
@@ -297,9 +344,12 @@ struct DownloadQueueState {
             } else if error.isDiskFull {
                 entry.download.state = .paused
                 actions.append(.journal(.init(operation: .pause, id: id)))
-            } else if Self.isTransient(error), entry.failures < maximumFailures {
+            } else if case .retry(let delay) = retryStep(after: error, attempt: entry.failures + 1) {
                 entry.failures += 1
                 entry.download.state = .waiting
+                lastTimer += 1
+                entry.retryTimer = lastTimer
+                actions.append(.retryAfter(id: id, delay: delay, timer: lastTimer))
             } else {
                 entry.download.state = .failed
                 actions.append(.journal(.init(operation: .fail, id: id, error: "\(error.code): \(error.message)")))
@@ -322,7 +372,7 @@ struct DownloadQueueState {
             switch state {
             case .waiting:
                 entries[id]!.download.state = .paused
-                actions += [.journal(.init(operation: .pause, id: id)), .emit(.changed(id))]
+                actions += [.journal(.init(operation: .pause, id: id))] + Self.endRetryWait(&entries[id]!) + [.emit(.changed(id))]
             case .running:
                 entries[id]!.pauseAsked = true
                 actions += [.journal(.init(operation: .pause, id: id)), .stop(id: id)]
@@ -333,11 +383,17 @@ struct DownloadQueueState {
         return actions
     }
 
-    /// Failures worth another try from the bytes on disk: the connection, the server's 5xx, time.
-    static func isTransient(_ error: RequestError) -> Bool {
-        if error.code.isTimeout { return true }
-        if error.code == .unacceptableStatus, let status = error.response?.status.code { return status >= 500 || status == 429 }
-        return [.connectionLost, .responseTruncated, .connectFailed, .protocolError, .transportFailure, .hostNotFound].contains(error.code)
+    /// The ``RetryPolicy``'s decision about a transfer that failed with `error` on its
+    /// `attempt`th try in a row: a `GET` whose next try continues from the bytes on disk, with no
+    /// total timeout spanning the tries. An error status is judged as the response it carries,
+    /// so that the policy's status codes and the server's `Retry-After` apply.
+    func retryStep(after error: RequestError, attempt: Int) -> RetryStep {
+        let outcome: AttemptOutcome =
+            if error.code == .unacceptableStatus, let response = error.response { .response(response) } else { .failure(error) }
+        let situation = RetryStep.Situation(
+            attempt: attempt, isIdempotent: true, isRewindable: true, timeLeft: nil, jitter: readings.jitter(), now: readings.date(),
+            continuesReceivedBytes: true)
+        return RetryStep.decide(outcome, policy: retries, situation: situation)
     }
 
     /// The whole queue's progress.

@@ -23,25 +23,32 @@ enum RetryStep: Equatable {
         var jitter: Double
         /// The wall-clock moment, for `Retry-After` dates.
         var now: Date
+        /// Whether the next attempt continues from the bytes already received (a
+        /// ``DownloadQueue`` resuming its partial file): then a connection lost after response
+        /// bytes arrived is worth another try too, since nothing received is sent or used twice.
+        var continuesReceivedBytes = false
     }
 
     /// The policy's decision about `outcome`. The retry budget is not consulted here: it is the
     /// last check, made only for a retry that would otherwise be sent, because consulting it
     /// spends it.
     static func decide(_ outcome: AttemptOutcome, policy: RetryPolicy, situation: Situation) -> RetryStep {
-        guard isRetryable(outcome, policy: policy) else { return .deliver(denial: nil) }
+        guard isRetryable(outcome, policy: policy, continuesReceivedBytes: situation.continuesReceivedBytes) else {
+            return .deliver(denial: nil)
+        }
         return decideRetry(after: outcome, policy: policy, situation: situation)
     }
 
     /// Whether the policy retries `outcome` at all: a retryable status, or a retryable failure —
-    /// a lost connection only if no byte of a response had arrived.
-    static func isRetryable(_ outcome: AttemptOutcome, policy: RetryPolicy) -> Bool {
+    /// a lost connection only if no byte of a response had arrived, unless the next attempt
+    /// `continuesReceivedBytes`.
+    static func isRetryable(_ outcome: AttemptOutcome, policy: RetryPolicy, continuesReceivedBytes: Bool = false) -> Bool {
         switch outcome {
         case .response(let response):
             return policy.retryableStatusCodes.contains(response.status.code)
         case .failure(let error):
             guard policy.retryableErrors.contains(error.code) else { return false }
-            return error.code != .connectionLost || !error.receivedResponseBytes
+            return error.code != .connectionLost || !error.receivedResponseBytes || continuesReceivedBytes
         }
     }
 

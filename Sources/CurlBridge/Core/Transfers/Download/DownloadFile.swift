@@ -20,7 +20,7 @@ struct DownloadFile {
     /// Creates a new, empty partial file next to `destination` (``PartialFileName``), with
     /// `O_EXCL`: never a file or link that is already there.
     static func create(besides destination: URL) throws(RequestError) -> DownloadFile {
-        let url = destination.deletingLastPathComponent().appendingPathComponent(PartialFileName.make(for: destination.lastPathComponent))
+        let url = destination.deletingLastPathComponent().appendingPathComponent(PartialFileName(of: destination).make())
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let code = errno

@@ -1,0 +1,36 @@
+import Dispatch
+import Foundation
+
+// The backoff timers of downloads that wait to retry.
+extension DownloadQueue {
+    /// Starts download `id`'s backoff `timer`: once `delay` has passed, the machine may start it
+    /// again. Not started when the machine has ended that wait meanwhile (a pause, a cancel, a
+    /// close), so every timer that runs is one a later decision can cancel.
+    func waitToRetry(_ id: UInt64, _ delay: Duration, timer: UInt64) {
+        retryWaitDecided(id, delay)
+        let item = DispatchWorkItem { [weak self] in
+            guard let self else { return }
+            state.withLock { shared in
+                if shared.retryWaits[id]?.timer == timer { shared.retryWaits[id] = nil }
+            }
+            act { $0.retryWaitEnded(id, timer: timer) }
+        }
+        let isCurrent = state.withLock { shared in
+            guard shared.phase == .open, shared.machine.entries[id]?.retryTimer == timer else { return false }
+            shared.retryWaits[id] = (timer, item)
+            return true
+        }
+        guard isCurrent else { return }
+        timers.asyncAfter(deadline: .now() + Self.dispatchInterval(delay), execute: item)
+    }
+
+    /// `duration` as Dispatch counts it, in whole nanoseconds (a few centuries at most).
+    static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+        let parts = duration.components
+        let seconds = min(max(parts.seconds, 0), Int64(Int.max / 1_000_000_000) - 1)
+        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(max(parts.attoseconds, 0) / 1_000_000_000))
+    }
+
+    /// The backoff waits not yet run out or cancelled (a test's check that none is left).
+    var pendingRetryWaits: Int { state.withLock { $0.retryWaits.count } }
+}
