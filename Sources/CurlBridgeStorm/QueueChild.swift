@@ -1,6 +1,7 @@
 import CurlBridge
 import Dispatch
 import Foundation
+import Synchronization
 
 /// `CurlBridgeStorm queue-child`: the process `queue-crash` kills. It opens a ``DownloadQueue``
 /// on its state directory, prints what opening recovered (a ``RecoveryLine``), enqueues one
@@ -42,13 +43,14 @@ struct QueueChild {
     /// `queue.waitForAll()` on a thread of its own: the queue refuses to block the main thread.
     private static func waitForAll(_ queue: DownloadQueue) throws(RequestError) -> [QueuedDownload] {
         let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var result: Result<[QueuedDownload], RequestError>!  // written before the signal, read after the wait
+        let result = Mutex<Result<[QueuedDownload], RequestError>?>(nil)  // set before the signal, read after the wait
         Thread.detachNewThread {
-            result = Result { () throws(RequestError) in try queue.waitForAll() }
+            let downloads = Result { () throws(RequestError) in try queue.waitForAll() }
+            result.withLock { $0 = downloads }
             done.signal()
         }
         done.wait()
-        return try result.get()
+        return try result.withLock { $0 }!.get()
     }
 }
 

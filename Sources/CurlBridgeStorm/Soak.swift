@@ -103,15 +103,17 @@ struct Soak {
         return clean ? 0 : 1
     }
 
-    /// Where the deliberate leak's pointer was last seen; cleared so nothing refers to the block.
-    nonisolated(unsafe) static var leaked: UnsafeMutableRawPointer?
+    /// The address of the deliberate leak's block, last seen (published in a global, so the
+    /// optimiser keeps the block and its writes); cleared so nothing refers to the block.
+    static let leaked = Atomic<UInt>(0)
 
     /// Allocates 4096 bytes and forgets them: LeakSanitizer (or valgrind) must report them as
     /// definitely lost, or its silence on the real run proves nothing.
     @inline(never) static func leakOnPurpose() {
-        leaked = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 16)
-        leaked?.initializeMemory(as: UInt8.self, repeating: 0x5A, count: 4096)
-        leaked = nil
+        let block = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 16)
+        block.initializeMemory(as: UInt8.self, repeating: 0x5A, count: 4096)
+        leaked.store(UInt(bitPattern: block), ordering: .sequentiallyConsistent)
+        leaked.store(0, ordering: .sequentiallyConsistent)
         print("soak leaked 4096 bytes on purpose")
     }
 }

@@ -2,8 +2,7 @@
 /// may carry — in a task, a timer, a body stream's wake-up — and only work the loop runs may
 /// open: ``submit(_:)`` is its one way in. What NIO's `NIOLoopBound` is to an event loop.
 ///
-/// `@unchecked Sendable`: the object is reached only inside work handed to the loop, which runs
-/// it on the loop's one owner, in order with everything else the object does.
+/// `@unchecked Sendable`: the object is opened only inside work the loop runs, on its one owner.
 struct LoopBound<Object: AnyObject>: @unchecked Sendable {
     /// The object; weak, so that work arriving after it went away finds nothing.
     private weak var object: Object?

@@ -9,9 +9,11 @@ import Foundation
 /// It is also the ``TransferReceiver`` of each of its transfers: heads, body pieces and ends go
 /// through the machine, which routes them (to the consumer, to memory, held, drained).
 ///
-/// `@unchecked Sendable`, confined: made and started on the caller's thread; from
-/// ``RequestRegistry/run(_:sending:)`` on, touched only by the transport's loop — tasks and
-/// timers come back through the loop's inbox, by id. Only ``interceptors`` is shared, behind its lock.
+/// Made and started on the caller's thread; from ``RequestRegistry/run(_:sending:)`` on, touched
+/// only by the transport's loop — tasks and timers come back through the loop's inbox, by id.
+/// The caller's thread then reads only its constants and ``interceptors``, which is locked.
+///
+/// `@unchecked Sendable`: its state has one thread at a time, the caller's, then the loop owner's.
 final class RequestExecutor: @unchecked Sendable {
     let id: UInt64
     /// Unchecked at run time (no `swift_beginAccess` per event): no two accesses to it overlap.

@@ -6,8 +6,7 @@
 /// The loop's delegate: it holds the engine, tells it what the loop sees, and tells every
 /// request when the transport shuts down.
 ///
-/// `@unchecked Sendable`: ``submit(_:)`` may be called from any thread; everything else runs on
-/// the loop (by its owner), in work that ``submit(_:)`` hands it.
+/// `@unchecked Sendable`: off the loop, only ``submit(_:)`` and the engine's in-flight count run.
 final class RequestRegistry: RequestLoopDelegate, @unchecked Sendable {
     /// The loop; it owns the registry (as its delegate). Weak: a task or timer that outlives a
     /// closed loop finds none.

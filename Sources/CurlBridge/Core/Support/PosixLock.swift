@@ -21,8 +21,11 @@ import Darwin
 /// rather than a stored `var`, which would cost a dynamic exclusivity check (`swift_beginAccess`)
 /// on every use: the lock already makes each access exclusive.
 ///
-/// `@unchecked Sendable`: the value is read and written only between `pthread_mutex_lock` and
-/// `pthread_mutex_unlock` of the mutex.
+/// Like `Mutex`, it is `Sendable` whatever the value: state that is not (a pooled buffer's
+/// pointer, say) may live inside and is reached only there. Unlike `Mutex`, it does not check that
+/// what goes in or comes out is `sending`: a non-`Sendable` value must not be kept outside too.
+///
+/// `@unchecked Sendable`: the value is reached only between `pthread_mutex_lock` and `pthread_mutex_unlock`.
 struct PosixLock<Value: ~Copyable>: @unchecked Sendable {
     private let storage: PosixLockStorage<Value>
 

@@ -23,9 +23,10 @@ internal import CCurl
 /// on it. curl holds the cookie lock only while it parses a `Set-Cookie` or builds a `Cookie`
 /// header, never across I/O or a callback of ours, so transfers wait on it for microseconds.
 ///
-/// `@unchecked Sendable`: the share is used by curl only under its lock callbacks, which guard
-/// every access from any thread; `deinit` runs when no easy handle can be attached any more (the
-/// loop and every jar operation hold a reference while they have one).
+/// `deinit` runs when no easy handle can be attached any more: the loop and every jar operation
+/// hold a reference while they have one.
+///
+/// `@unchecked Sendable`: curl reaches the share, from any thread, only under these mutexes.
 final class CurlCookieShare: @unchecked Sendable {
     /// The `CURLSH *`.
     private let share: UnsafeMutableRawPointer

@@ -36,11 +36,12 @@ internal import CCurl
 /// decided under the lock that guards the inbox, no work is ever stranded. One wake-up serves
 /// every submission queued before the owner takes them.
 ///
-/// `@unchecked Sendable`: the multi handle and everything the delegate holds are touched only by
-/// the loop's owner. There is at most one owner: ownership is taken only by flipping
-/// `Inbox.isRunning` from false to true under the lock, and given up only by flipping it back
-/// under the lock — the owner's last access to loop state — or handed to `queue` without ever
-/// being released, so each owner's accesses happen-after the previous owner's.
+/// There is at most one owner: ownership is taken only by flipping `Inbox.isRunning` from false to
+/// true under the lock, and given up only by flipping it back under the lock — the owner's last
+/// access to loop state — or handed to `queue` without ever being released, so each owner's
+/// accesses happen-after the previous owner's.
+///
+/// `@unchecked Sendable`: curl and the delegate are touched only by the loop's one owner (above).
 final class CurlMultiLoop: RequestLoop, @unchecked Sendable {
 
     /// The loop's lifecycle.

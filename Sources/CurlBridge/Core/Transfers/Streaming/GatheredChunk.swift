@@ -5,9 +5,10 @@
 /// consumer has not yet taken the previous ones join that chunk, so the consumer takes, and is
 /// woken for, as much as arrived meanwhile — one hand-off per burst rather than per piece.
 ///
-/// `@unchecked Sendable`: the buffer belongs to the ``ResponseBodyBuffer`` entry holding this
-/// value, changed only under its lock, until the consumer takes it as a `Data`.
-struct GatheredChunk: @unchecked Sendable {
+/// Not `Sendable`: the buffer belongs to the ``ResponseBodyBuffer`` entry holding this value, which
+/// lives inside that buffer's lock and is changed only there, until the consumer takes it as a
+/// `Data`.
+struct GatheredChunk {
     /// The smallest buffer a chunk starts with.
     static let minimumCapacity = 16 << 10
     /// The largest buffer a chunk grows to, when pieces keep coming faster than they are taken.
