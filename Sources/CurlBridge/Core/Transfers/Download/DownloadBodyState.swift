@@ -42,6 +42,7 @@ struct DownloadBodyState {
     /// The most of an error body kept for the error's response.
     static let errorBodyLimit = 64 << 10
 
+    /// What the body does with the current response's bytes.
     private(set) var phase = Phase.awaitingHead
     /// Whether this download continues the partial file of resume data.
     let continuesPartialFile: Bool
@@ -110,7 +111,7 @@ struct DownloadBodyState {
         flushed = 0
     }
 
-    /// A piece of `count` bytes arrived; `maximum`: the download's size limit.
+    /// A piece of `bytes` arrived; `maximum`: the download's size limit.
     mutating func pieceArrived(_ bytes: UnsafeRawBufferPointer, maximum: Int64?) -> PieceStep {
         guard case .collectingErrorBody(var body) = phase else {
             if let maximum, written + Int64(bytes.count) > maximum {

@@ -56,6 +56,7 @@ struct BodyBufferState<Handle, Waiter> {
         var resumes = false
     }
 
+    /// Where the transfer is.
     private(set) var phase = Phase.open
     /// The watermarks.
     let limits: BufferLimits

@@ -30,6 +30,7 @@ struct StreamDelivery: Equatable {
         case nothing, head, chunk, end
     }
 
+    /// Whether a drain runs, or delivery is over.
     private(set) var phase = Phase.idle
     /// The caller paused delivery.
     private(set) var isPaused = false
