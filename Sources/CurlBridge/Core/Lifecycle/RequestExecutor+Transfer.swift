@@ -15,8 +15,8 @@ extension RequestExecutor: TransferReceiver {
         switch machine.receivedHead(head) {
         case .proceed:
             return nil
-        case .follow(let hop):
-            observe(.redirected(hop))
+        case .follow(let notice):
+            perform(notice)
             return nil
         case .deliver(let head):
             return downstream.onResponseHead?(head)

@@ -11,8 +11,9 @@ extension RequestStateMachine {
     enum HeadDecision {
         /// Nothing yet: the decision waits for the complete response, or the response is held.
         case proceed
-        /// A redirect will be followed after this hop (tell the monitors).
-        case follow(RedirectHop)
+        /// A redirect will be followed after this hop: perform `notice` (the monitors'
+        /// ``RequestEvent/redirected(_:)``, when the request is observed; none otherwise).
+        case follow(notice: [Action])
         /// Hand this head (with the attempt's redirects) to the consumer.
         case deliver(ResponseHead)
         /// Stop the transfer with this error.
@@ -49,7 +50,7 @@ extension RequestStateMachine {
         case .follow(let next, let redirect):
             setPhase(.draining(next: next, bytes: 0, aborted: false))
             hops.append(redirect)
-            return .follow(redirect)
+            return .follow(notice: redirectedNotice(redirect))
         case .fail(let error):
             return .fail(error)
         }
@@ -188,12 +189,17 @@ extension RequestStateMachine {
                 return attemptEnded(result, at: moment)
             case .follow(let next, let redirect):
                 hops.append(redirect)
-                let notice: [Action] = setup.isObserved ? [.notify(.redirected(redirect))] : []
-                return notice.then(follow(next, at: moment))
+                return redirectedNotice(redirect).then(follow(next, at: moment))
             case .fail(let error):
                 return attemptEnded(.failure(error.with(response: response)), at: moment)
             }
         }
+    }
+
+    /// The one place a followed redirect is reported, whether decided at its head or at its end:
+    /// the monitors' notice of `redirect`, when the request is observed.
+    private func redirectedNotice(_ redirect: RedirectHop) -> [Action] {
+        setup.isObserved ? [.notify(.redirected(redirect))] : []
     }
 
     /// The redirect step for `head`, the hop's response.

@@ -12,56 +12,26 @@ final class DownloadOperation: BodySink, Sendable {
     /// Where the file goes.
     let destination: URL
     private let options: DownloadOptions
-    /// Whether this download continues the partial file of resume data: then a failure keeps it
-    /// again, whatever the options say.
-    private let continuesPartialFile: Bool
     /// Flushes the partial file every so many bytes and reports what is safely on disk.
     private let checkpoint: DownloadCheckpoint?
     private let state: PosixLock<State>
 
-    /// What the body does with the bytes of the current response.
-    private enum Mode {
-        /// No final response head yet.
-        case awaitingHead
-        /// Writing the body into the partial file.
-        case writing
-        /// An unacceptable status: keep the start of the error body for the error, write nothing.
-        case collectingErrorBody(Data)
-    }
-
+    /// The partial file, its hasher, and where the body is (the value that decides).
     private struct State {
         var file: DownloadFile
-        var mode = Mode.awaitingHead
-        /// Bytes kept from an earlier attempt, before this response's first byte.
-        var resumedFrom: Int64
-        /// Bytes in the partial file now.
-        var written: Int64
         /// The SHA-256 of the bytes in the file, when the options ask for it
         /// (``DownloadOptions/hashesFile``).
         var hasher: SHA256Hasher?
-        var validator: ResumeData.Validator?
-        var isContentEncoded = false
-        var expectedLength: Int64?
-        /// Bytes in the partial file at its last flush for ``checkpoint``.
-        var flushed: Int64 = 0
-        /// A write failed because the disk (or the file size limit) is full.
-        var diskFilled = false
+        var body: DownloadBodyState
     }
 
-    /// The most of an error body kept for the error's response.
-    private static let errorBodyLimit = 64 << 10
-
     private init(
-        request: Request, destination: URL, options: DownloadOptions, continuesPartialFile: Bool = false,
-        checkpoint: DownloadCheckpoint?, state: State
+        request: Request, destination: URL, options: DownloadOptions, checkpoint: DownloadCheckpoint?, state: State
     ) {
         self.request = request
         self.destination = destination
         self.options = options
-        self.continuesPartialFile = continuesPartialFile
         self.checkpoint = checkpoint
-        var state = state
-        state.flushed = state.written
         self.state = PosixLock(state)
     }
 
@@ -84,15 +54,15 @@ final class DownloadOperation: BodySink, Sendable {
                     .header("Range", "bytes=\(resumeData.bytesOnDisk)-")
                     .header("If-Range", resumeData.validator.headerValue)
                 return .success(DownloadOperation(
-                    request: resumed, destination: destination, options: options, continuesPartialFile: true,
-                    checkpoint: checkpoint, state: State(
-                        file: file, resumedFrom: resumeData.bytesOnDisk, written: resumeData.bytesOnDisk,
-                        hasher: hasher, validator: resumeData.validator, expectedLength: resumeData.expectedLength)))
+                    request: resumed, destination: destination, options: options, checkpoint: checkpoint, state: State(
+                        file: file, hasher: hasher, body: DownloadBodyState(
+                            resumedFrom: resumeData.bytesOnDisk, continuesPartialFile: true, validator: resumeData.validator,
+                            expectedLength: resumeData.expectedLength))))
             }
             let file = try DownloadFile.create(besides: destination)
             return .success(DownloadOperation(
                 request: request, destination: destination, options: options, checkpoint: checkpoint,
-                state: State(file: file, resumedFrom: 0, written: 0, hasher: options.makeHasher())))
+                state: State(file: file, hasher: options.makeHasher(), body: DownloadBodyState())))
         } catch {
             return .failure(error.attributed(to: request.method, url: request.url))
         }
@@ -152,7 +122,7 @@ final class DownloadOperation: BodySink, Sendable {
         events.body = self
         if let progress {
             events.onProgress = { [self] reported in
-                let base = state.withLock { $0.resumedFrom }
+                let base = state.withLock { $0.body.resumedFrom }
                 var counted = reported
                 counted.bytesReceived = reported.bytesReceived.addingSaturated(base)
                 counted.expectedBytesToReceive = reported.expectedBytesToReceive.map { $0.addingSaturated(base) }
@@ -164,86 +134,59 @@ final class DownloadOperation: BodySink, Sendable {
 
     private func receiveHead(_ head: ResponseHead) -> RequestError? {
         state.withLock { state -> RequestError? in
-            guard options.acceptableStatusCodes.contains(head.status.code) else {
-                state.mode = .collectingErrorBody(Data())
+            switch state.body.headArrived(head, acceptable: options.acceptableStatusCodes.contains(head.status.code)) {
+            case .proceed:
                 return nil
-            }
-            let encoding = head.headerFields[.contentEncoding]?.lowercased()
-            state.isContentEncoded = encoding != nil && encoding != "identity"
-            let length = head.headerFields[.contentLength].flatMap { Int64($0) }
-            if head.status.code == 206 {
-                let check = PartialContentCheck(
-                    offset: state.resumedFrom, validator: continuesPartialFile ? state.validator : nil,
-                    completeLength: continuesPartialFile ? state.expectedLength : nil)
-                switch check.judge(head.headerFields) {
-                case .continues(let completeLength):
-                    state.expectedLength = completeLength ?? state.expectedLength
-                    if !continuesPartialFile { state.validator = ResumeData.Validator.strong(in: head.headerFields) }
-                case .refused(let reason):
-                    // The partial bytes belong to a version the server no longer serves whole:
-                    // they are given up, so that the next attempt starts from zero.
-                    do throws(RequestError) { try startOver(&state) } catch { return error }
-                    state.validator = nil
-                    return RequestError(.protocolError, reason)
-                }
-            } else {
-                // The whole resource: the resource changed, or the server ignores ranges.
+            case .startOver:
                 do throws(RequestError) { try startOver(&state) } catch { return error }
-                state.validator = ResumeData.Validator.strong(in: head.headerFields)
-                state.expectedLength = length
+                return nil
+            case .fail(let refusal, let startingOver):
+                if startingOver {
+                    do throws(RequestError) { try startOver(&state) } catch { return error }
+                }
+                return refusal
             }
-            state.mode = .writing
-            return nil
         }
     }
 
     /// Writes body bytes into the partial file (or keeps the start of an error body).
     func write(_ bytes: UnsafeRawBufferPointer) -> BodyChunkVerdict {
         state.withLock { state -> BodyChunkVerdict in
-            switch state.mode {
-            case .awaitingHead, .writing:
-                if let maximum = options.maximumSize, state.written + Int64(bytes.count) > maximum {
-                    return .fail(RequestError(.bodyTooLarge, "the download exceeds its limit of \(maximum) bytes"))
-                }
+            switch state.body.pieceArrived(bytes, maximum: options.maximumSize) {
+            case .kept:
+                return .accept
+            case .fail(let error):
+                return .fail(error)
+            case .write:
                 do throws(RequestError) {
                     try state.file.write(bytes)
                 } catch {
-                    state.diskFilled = error.isDiskFull
+                    state.body.writeFailed(error)
                     return .fail(error)
                 }
                 state.hasher?.update(bytes)
-                state.written += Int64(bytes.count)
-                if let checkpoint, state.written - state.flushed >= checkpoint.interval {
+                if state.body.pieceWritten(bytes.count, checkpointInterval: checkpoint?.interval), let checkpoint {
                     do throws(RequestError) { try flush(checkpoint, &state) } catch { return .fail(error) }
                 }
-            case .collectingErrorBody(var body):
-                let room = Self.errorBodyLimit - body.count
-                if room > 0 {
-                    body.append(contentsOf: bytes.prefix(room))
-                    state.mode = .collectingErrorBody(body)
-                }
+                return .accept
             }
-            return .accept
         }
     }
 
     /// Flushes the partial file and reports its bytes to `checkpoint`, when it could be resumed.
     private func flush(_ checkpoint: DownloadCheckpoint, _ state: inout State) throws(RequestError) {
-        guard let validator = state.validator, !state.isContentEncoded else { return }
+        guard let validator = state.body.validator, state.body.isResumable else { return }
         try state.file.flush()
-        state.flushed = state.written
+        state.body.flushedAll()
         checkpoint.handler(ResumeData(
-            url: StoredURL(request.url).string, validator: validator, bytesOnDisk: state.written, partialFileURL: state.file.url,
-            destination: destination, expectedLength: state.expectedLength))
+            url: StoredURL(request.url).string, validator: validator, bytesOnDisk: state.body.written, partialFileURL: state.file.url,
+            destination: destination, expectedLength: state.body.expectedLength))
     }
 
     /// Empties the partial file of bytes kept from an earlier attempt, to write from byte 0.
     private func startOver(_ state: inout State) throws(RequestError) {
-        guard state.resumedFrom > 0 else { return }
         try state.file.truncate()
-        state.resumedFrom = 0
-        state.written = 0
-        state.flushed = 0
+        state.body.startedOver()
         state.hasher = options.makeHasher()
     }
 
@@ -256,7 +199,7 @@ final class DownloadOperation: BodySink, Sendable {
     func finish(_ outcome: Result<Response, RequestError>, resumeDataAsked: Bool = false) -> Result<DownloadResponse, RequestError> {
         state.withLock { state in
             let result = conclude(
-                outcome, keepsPartialFile: resumeDataAsked || options.keepsPartialFileForResume || continuesPartialFile, &state)
+                outcome, keepsPartialFile: resumeDataAsked || options.keepsPartialFileForResume || state.body.continuesPartialFile, &state)
             if case .failure(let error) = result, error.resumeData == nil { state.file.discard() }
             return result.mapError { $0.attributed(to: request.method, url: request.url) }
         }
@@ -272,23 +215,23 @@ final class DownloadOperation: BodySink, Sendable {
         case .success(let received):
             response = received
         }
-        if case .collectingErrorBody(let body) = state.mode {
+        if case .collectingErrorBody(let body) = state.body.phase {
             var errorResponse = response
             errorResponse.body = body
             let error = RequestError(
                 .unacceptableStatus, "status \(response.status.code) is not acceptable for a download",
                 url: response.url, response: errorResponse)
             // A failing resume attempt (say a 503) leaves the partial bytes valid; a 416 does not.
-            let partialBytesStillValid = state.resumedFrom > 0 && response.status.code != 416
+            let partialBytesStillValid = state.body.resumedFrom > 0 && response.status.code != 416
             return .failure(error.resumable(
                 with: resumeData(after: error.code, asked: partialBytesStillValid && keepsPartialFile, &state)))
         }
         // A 206 that stops short of the end, or a body that does not add up: never a complete file.
         // (With a content encoding, the announced length counts encoded bytes, not the file's.)
-        if let expected = state.expectedLength, state.written != expected, !state.isContentEncoded,
+        if let expected = state.body.expectedLength, state.body.written != expected, !state.body.isContentEncoded,
             response.requestMethod != .head {
             let error = RequestError(
-                .responseTruncated, "the download has \(state.written) of the resource's \(expected) bytes", url: response.url)
+                .responseTruncated, "the download has \(state.body.written) of the resource's \(expected) bytes", url: response.url)
             return .failure(error.resumable(with: resumeData(after: error.code, asked: keepsPartialFile, &state)))
         }
         let digest = state.hasher?.finalize()
@@ -306,7 +249,7 @@ final class DownloadOperation: BodySink, Sendable {
         }
         return .success(DownloadResponse(
             status: response.status, headerFields: response.headerFields, fileURL: destination,
-            bytesWritten: state.written, resumedFromOffset: state.resumedFrom, sha256: digest,
+            bytesWritten: state.body.written, resumedFromOffset: state.body.resumedFrom, sha256: digest,
             url: response.url, httpVersion: response.httpVersion, metrics: response.metrics, redirects: response.redirects,
             attempts: response.attempts))
     }
@@ -314,21 +257,18 @@ final class DownloadOperation: BodySink, Sendable {
     /// Resume data for the partial file after a failure, closing (and keeping) the file; `nil`
     /// when it was not `asked` for or the download cannot be resumed.
     private func resumeData(after code: RequestError.Code, asked: Bool, _ state: inout State) -> ResumeData? {
-        // A full disk (ENOSPC, EFBIG) leaves the bytes written so far valid.
-        let resumableFailure = ![.fileIO, .integrityMismatch, .bodyTooLarge, .destinationExists].contains(code)
-            || (code == .fileIO && state.diskFilled)
-        guard asked, resumableFailure, state.written > 0,
-            let validator = state.validator, !state.isContentEncoded
+        guard asked, state.body.failureKeepsBytes(code), state.body.written > 0,
+            let validator = state.body.validator, state.body.isResumable
         else { return nil }
         // With checkpoints, resume data names only flushed bytes: a journal may record it.
-        var kept = state.written
+        var kept = state.body.written
         if checkpoint != nil {
-            do throws(RequestError) { try state.file.flush() } catch { kept = state.flushed }
+            do throws(RequestError) { try state.file.flush() } catch { kept = state.body.flushed }
         }
         state.file.closeDescriptor()
         guard kept > 0 else { return nil }
         return ResumeData(
             url: StoredURL(request.url).string, validator: validator, bytesOnDisk: kept, partialFileURL: state.file.url,
-            destination: destination, expectedLength: state.expectedLength)
+            destination: destination, expectedLength: state.body.expectedLength)
     }
 }

@@ -22,55 +22,9 @@ final class ResponseBodyBuffer: BodySink, Sendable {
         case end(Result<Response, RequestError>)
     }
 
-    /// What ``write(_:)`` does with a piece, decided under the lock.
-    private enum WriteStep {
-        /// The piece joined the last chunk, or was refused: this is the verdict.
-        case done(BodyChunkVerdict)
-        /// The piece starts a new chunk of this capacity.
-        case startChunk(capacity: Int)
-    }
+    /// The buffer's state: a value with no I/O, whose events say whom to wake, resume or cancel.
+    private typealias State = BodyBufferState<TransferHandle, CheckedContinuation<Void, Never>>
 
-    /// What the buffer holds for the consumer: a chunk is still gathering pieces until taken.
-    private enum Entry {
-        case head(ResponseHead)
-        case chunk(GatheredChunk)
-        case end(Result<Response, RequestError>)
-    }
-
-    /// Who to wake: the task waiting in ``nextItem()``, and the arrival handler.
-    private typealias Waiters = (task: CheckedContinuation<Void, Never>?, onArrival: (@Sendable () -> Void)?)
-
-    private struct State {
-        var items: [Entry] = []
-        /// Index of the next item to take in `items`.
-        var next = 0
-        /// Body bytes put in and not taken yet.
-        var buffered = 0
-        /// A chunk was refused for lack of room: the transfer is paused.
-        var isPausedForRoom = false
-        var isEnded = false
-        /// The transfer, once started (detached after it completed), cancelled now or as soon
-        /// as it is attached.
-        var transfer = CancelWhenAttached<TransferHandle>()
-        /// A task waiting in ``ResponseBodyBuffer/nextItem()``.
-        var waitingTask: CheckedContinuation<Void, Never>?
-        /// Called whenever an item arrives (blocking and callback consumers).
-        var onArrival: (@Sendable () -> Void)?
-        /// The capacity of the latest chunk started.
-        var lastChunkCapacity = 0
-        /// A chunk was put in and the consumer not woken yet: it is, when the turn ends.
-        var isAnnouncementDue = false
-
-        /// Who to wake for what was put in: the waiting task (no longer waiting after this) and
-        /// the arrival handler. Nothing is due to be announced after this.
-        mutating func takeWaiters() -> Waiters {
-            isAnnouncementDue = false
-            defer { waitingTask = nil }
-            return (waitingTask, onArrival)
-        }
-    }
-
-    private let limits: BufferLimits
     /// The chunks' buffers. As many are kept for reuse as the unread bytes and two more chunks
     /// fill: a consumer that falls behind and catches up releases that many at once, and the
     /// producer needs them all again (with a budget of two chunks, a 1 GiB stream under load
@@ -79,30 +33,28 @@ final class ResponseBodyBuffer: BodySink, Sendable {
     private let chunks: ChunkPool
     /// A ``PosixLock``, not a `Mutex`: the producer and the consumer contend for it, and
     /// ThreadSanitizer sees `Mutex`'s contended hand-over on Linux as a race (see ``PosixLock``).
-    private let state = PosixLock(State())
+    private let state: PosixLock<State>
 
     /// A buffer with the given watermarks.
     init(limits: BufferLimits) {
-        self.limits = limits
+        state = PosixLock(State(limits: limits))
         chunks = ChunkPool(budget: limits.highWatermark + 2 * GatheredChunk.maximumCapacity)
     }
 
     deinit {
         // Chunks the consumer never took.
-        state.withLock { state in
-            for case .chunk(let chunk) in state.items[state.next...] {
-                chunks.recycle(chunk.buffer, capacity: chunk.capacity)
-            }
+        for chunk in state.withLock({ $0.untakenChunks }) {
+            chunks.recycle(chunk.buffer, capacity: chunk.capacity)
         }
     }
 
     /// Events that fill this buffer.
     func events(progress: (@Sendable (TransferProgress) -> Void)?) -> TransferEvents {
         var events = TransferEvents { [self] result in
-            put(.end(result), isLast: true)
+            wake(state.withLock { $0.ended(result) })
         }
         events.onResponseHead = { [self] head in
-            put(.head(head), isLast: false)
+            wake(state.withLock { $0.headArrived(head) })
             return nil
         }
         events.body = self
@@ -112,27 +64,20 @@ final class ResponseBodyBuffer: BodySink, Sendable {
 
     /// Connects the started transfer (`nil` when it completed at once).
     func attach(_ handle: TransferHandle?) {
-        let (cancelNow, resumeNow) = state.withLock { state -> (TransferHandle?, Bool) in
-            guard !state.isEnded else { return (nil, false) }
-            let cancelNow = handle.flatMap { state.transfer.attach($0) }
-            // The consumer may have made room before the handle was known.
-            let resume = state.isPausedForRoom && state.buffered <= limits.lowWatermark
-            if resume { state.isPausedForRoom = false }
-            return (cancelNow, resume)
-        }
-        cancelNow?.cancel()
-        if resumeNow { handle?.resume() }
+        let attachment = state.withLock { $0.attached(handle) }
+        attachment.cancel?.cancel()
+        if attachment.resumes { handle?.resume() }
     }
 
     /// Cancels the transfer (now, or as soon as it is attached); its end item reports `.cancelled`.
     func cancel() {
-        state.withLock { $0.transfer.cancel() }?.cancel()
+        state.withLock { $0.cancelled() }?.cancel()
     }
 
     /// Sets the closure called (from any thread) whenever an item arrives; `nil` lets go of it
     /// (a consumer that has taken the end, so the closure's captures can be released).
     func setArrivalHandler(_ onArrival: (@Sendable () -> Void)?) {
-        state.withLock { $0.onArrival = onArrival }
+        state.withLock { $0.arrivalHandlerSet(onArrival) }
     }
 
     // MARK: Producer (the transport's queue)
@@ -142,32 +87,15 @@ final class ResponseBodyBuffer: BodySink, Sendable {
     /// room; otherwise it starts a new chunk, announced when the turn ends.
     func write(_ bytes: UnsafeRawBufferPointer) -> BodyChunkVerdict {
         guard !bytes.isEmpty else { return .accept }
-        let step = state.withLock { state -> WriteStep in
-            guard state.buffered < limits.highWatermark else {
-                state.isPausedForRoom = true
-                return .done(.pause)
-            }
-            let last = state.items.count - 1
-            guard last >= state.next, case .chunk(var chunk) = state.items[last], chunk.hasRoom(for: bytes.count) else {
-                state.lastChunkCapacity = GatheredChunk.capacity(forPiece: bytes.count, after: state.lastChunkCapacity)
-                return .startChunk(capacity: state.lastChunkCapacity)
-            }
-            chunk.append(bytes)
-            state.items[last] = .chunk(chunk)
-            state.buffered += bytes.count
-            return .done(.accept)
-        }
-        switch step {
-        case .done(let verdict):
-            return verdict
+        switch state.withLock({ $0.pieceArrived(bytes) }) {
+        case .joined, .ignored:
+            return .accept
+        case .refused:
+            return .pause
         case .startChunk(let capacity):
             var chunk = GatheredChunk(capacity: capacity, from: chunks)
             chunk.append(bytes)
-            state.withLock { state in
-                state.items.append(.chunk(chunk))
-                state.buffered += chunk.count
-                state.isAnnouncementDue = true
-            }
+            state.withLock { $0.chunkStarted(chunk) }
             return .accept
         }
     }
@@ -176,26 +104,13 @@ final class ResponseBodyBuffer: BodySink, Sendable {
 
     /// Wakes the consumer for the chunks the turn put in, if it has not been woken since.
     func turnDidEnd() {
-        let (task, onArrival) = state.withLock { state -> Waiters in
-            guard state.isAnnouncementDue else { return (nil, nil) }
-            return state.takeWaiters()
-        }
-        task?.resume()
-        onArrival?()
+        wake(state.withLock { $0.turnEnded() })
     }
 
-    /// Puts in the head or the end, and wakes the consumer at once.
-    private func put(_ entry: Entry, isLast: Bool) {
-        let (task, onArrival) = state.withLock { state in
-            state.items.append(entry)
-            if isLast {
-                state.isEnded = true
-                _ = state.transfer.detach()
-            }
-            return state.takeWaiters()
-        }
-        task?.resume()
-        onArrival?()
+    /// Wakes whom the state said to: the waiting task and the arrival handler.
+    private func wake(_ wake: State.Wake) {
+        wake.task?.resume()
+        wake.onArrival?()
     }
 
     // MARK: Consumer
@@ -203,26 +118,7 @@ final class ResponseBodyBuffer: BodySink, Sendable {
     /// The next item, or `nil` when none has arrived yet; after the end, the end again. Resumes a transfer paused for room once
     /// the buffer is down to the low watermark.
     func take() -> Item? {
-        let (entry, resume) = state.withLock { state -> (Entry?, TransferHandle?) in
-            guard state.next < state.items.count else { return (nil, nil) }
-            let entry = state.items[state.next]
-            if case .end = entry { return (entry, nil) }  // the end stays: every later take sees it
-            state.next += 1
-            if state.next > 64, state.next * 2 > state.items.count {
-                state.items.removeFirst(state.next)
-                state.next = 0
-            }
-            var resume: TransferHandle?
-            if case .chunk(let chunk) = entry {
-                state.buffered -= chunk.count
-                // Without a handle yet, ``attach(_:)`` resumes instead.
-                if state.isPausedForRoom, state.buffered <= limits.lowWatermark, let handle = state.transfer.target {
-                    state.isPausedForRoom = false
-                    resume = handle
-                }
-            }
-            return (entry, resume)
-        }
+        let (entry, resume) = state.withLock { $0.take() }
         resume?.resume()
         switch entry {
         case nil: return nil
@@ -255,22 +151,22 @@ final class ResponseBodyBuffer: BodySink, Sendable {
 
     /// Whether the transfer is paused because the buffer is full.
     var isPausedForRoom: Bool {
-        state.withLock { $0.isPausedForRoom }
+        state.withLock { $0.phase == .pausedForRoom }
     }
 
     /// Whether the transfer has completed (its end may still wait to be taken).
     var hasEnded: Bool {
-        state.withLock { $0.isEnded }
+        state.withLock { $0.phase == .ended }
     }
 
     /// Whether a task waits in ``nextItem()``.
     var hasWaitingTask: Bool {
-        state.withLock { $0.waitingTask != nil }
+        state.withLock { $0.hasWaitingTask }
     }
 
     /// Whether an item is waiting.
     var hasItem: Bool {
-        state.withLock { $0.next < $0.items.count }
+        state.withLock { $0.hasItem }
     }
 
     /// The next item, suspending the task until one arrives. Cancelling the task cancels the transfer.
@@ -279,11 +175,7 @@ final class ResponseBodyBuffer: BodySink, Sendable {
             if let item = take() { return item }
             await withTaskCancellationHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    let ready = state.withLock { state -> Bool in
-                        if state.next < state.items.count { return true }
-                        state.waitingTask = continuation
-                        return false
-                    }
+                    let ready = state.withLock { $0.taskWaits(continuation) }
                     if ready { continuation.resume() }
                 }
             } onCancel: {

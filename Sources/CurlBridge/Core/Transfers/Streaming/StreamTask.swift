@@ -10,19 +10,10 @@ public final class StreamTask: Sendable {
         let onComplete: @Sendable (Result<Response, RequestError>) -> Void
     }
 
-    private struct Delivery {
-        /// A drain of the buffer is scheduled or running on the queue.
-        var isScheduled = false
-        var isPaused = false
-        var isComplete = false
-        /// After ``StreamTask/cancel()``, chunks are dropped: only the end is delivered.
-        var isCancelled = false
-    }
-
     private let buffer: ResponseBodyBuffer
     private let queue: DispatchQueue
     private let handlers: Handlers
-    private let delivery = PosixLock(Delivery())
+    private let delivery = PosixLock(StreamDelivery())
 
     init(buffer: ResponseBodyBuffer, queue: DispatchQueue, handlers: Handlers) {
         self.buffer = buffer
@@ -33,12 +24,12 @@ public final class StreamTask: Sendable {
     /// Stops calling `onData` (after the call in progress, if any) until ``resume()``. Unread
     /// bytes then fill the buffer, and the transfer pauses in curl — without counting as idle.
     public func pause() {
-        delivery.withLock { $0.isPaused = true }
+        delivery.withLock { $0.paused() }
     }
 
     /// Delivers again after ``pause()``.
     public func resume() {
-        delivery.withLock { $0.isPaused = false }
+        delivery.withLock { $0.resumed() }
         deliverAvailable()
     }
 
@@ -47,7 +38,7 @@ public final class StreamTask: Sendable {
     /// finished but its end was not delivered yet: a success would claim a body whose rest the
     /// caller never saw.
     public func cancel() {
-        delivery.withLock { $0.isCancelled = true }
+        delivery.withLock { $0.cancelled() }
         buffer.cancel()
         resume()  // a paused task still reports its end
     }
@@ -60,38 +51,41 @@ public final class StreamTask: Sendable {
 
     /// Schedules a drain of the buffer on the queue, unless one is pending or delivery is paused.
     func deliverAvailable() {
-        let schedule = delivery.withLock { delivery in
-            guard !delivery.isScheduled, !delivery.isPaused, !delivery.isComplete else { return false }
-            delivery.isScheduled = true
-            return true
-        }
-        if schedule { queue.async { self.drain() } }
+        if delivery.withLock({ $0.drainAsked() }) { queue.async { self.drain() } }
     }
 
     /// Delivers every waiting item, in order, while not paused.
     private func drain() {
         while true {
-            let next: (item: ResponseBodyBuffer.Item, isCancelled: Bool)? = delivery.withLock { delivery in
-                guard !delivery.isPaused, !delivery.isComplete, let item = buffer.take() else {
-                    delivery.isScheduled = false
-                    return nil
-                }
-                if case .end = item { delivery.isComplete = true }
-                return (item, delivery.isCancelled)
+            let next = delivery.withLock { delivery -> (ResponseBodyBuffer.Item, StreamDelivery.Handover)? in
+                guard delivery.drainMayTake() else { return nil }
+                let item = buffer.take()
+                let handover = delivery.drainTook(Self.kind(of: item))
+                return item.map { ($0, handover) }
             }
-            guard let (item, isCancelled) = next else { break }
+            guard let (item, handover) = next else { break }
             switch item {
             case .head(let head):
-                if !isCancelled { handlers.onResponse?(head) }
+                if handover == .deliver { handlers.onResponse?(head) }
             case .chunk(let data):
-                if !isCancelled { handlers.onData(data) }
+                if handover == .deliver { handlers.onData(data) }
             case .end(let result):
                 buffer.setArrivalHandler(nil)  // the buffer no longer keeps this task alive
-                handlers.onComplete(isCancelled ? result.flatMap(Self.cancelledAfterEnd) : result)
+                handlers.onComplete(handover == .complete(asCancelled: true) ? result.flatMap(Self.cancelledAfterEnd) : result)
             }
         }
-        // An item that arrived after the last take but before `isScheduled` was cleared.
+        // An item that arrived after the last take but before the drain went idle.
         if buffer.hasItem { deliverAvailable() }
+    }
+
+    /// What `item` is, for the delivery's state.
+    private static func kind(of item: ResponseBodyBuffer.Item?) -> StreamDelivery.Taken {
+        switch item {
+        case nil: .nothing
+        case .head?: .head
+        case .chunk?: .chunk
+        case .end?: .end
+        }
     }
 
     /// The end of a transfer that succeeded after the caller cancelled its delivery.
