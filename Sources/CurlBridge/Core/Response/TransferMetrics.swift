@@ -62,3 +62,12 @@ public struct TransferMetrics: Sendable, Hashable {
         self.remotePort = remotePort
     }
 }
+
+extension TransferMetrics {
+    /// The metrics of a response no network transfer carried (a stub's, the cache's): zero times
+    /// and sizes, no connection, ``CacheStatus/bypassed``. The one place such metrics are made;
+    /// each answerer sets what it knows on a copy.
+    static let zero = TransferMetrics(
+        nameLookup: .zero, connect: .zero, tlsHandshake: .zero, preTransfer: .zero, firstByte: .zero, total: .zero,
+        bytesSent: 0, bytesReceived: 0, headerBytes: 0, reusedConnection: false, localPort: 0, remoteAddress: "", remotePort: 0)
+}

@@ -27,6 +27,25 @@ enum CacheLookup: Equatable {
         case onlyIfCached
     }
 
+    /// Where deciding about a request begins: decided already, or waiting for what is stored.
+    enum Start: Equatable {
+        /// Decided without anything stored (no partition, an unsafe method, `no-store`, a reload).
+        case decided(CacheLookup)
+        /// The decision needs the stored variants of the request's URL in `partition`: read them
+        /// (off the loop) and give them to ``decide(_:stored:now:)``.
+        case needsVariants(partition: String)
+    }
+
+    /// Whether `request` at `now` can be decided without reading the store: asks
+    /// ``decide(_:stored:now:)`` itself (a pure function) and notes whether it asked for what is
+    /// stored, so that the rule of when the store is read exists once.
+    static func start(_ request: CacheRequest, now: Date) -> Start {
+        var needsStored = false
+        let decision = decide(request, stored: { needsStored = true; return [] }, now: now)
+        guard needsStored, let partition = request.partition else { return .decided(decision) }
+        return .needsVariants(partition: partition)
+    }
+
     /// The decision for `request`, given what is `stored` for its URL and partition (its
     /// variants, most recently used first; asked only when the request may use them) at `now`.
     /// A request whose partition cannot be told is sent as it is — but under

@@ -9,8 +9,15 @@ import Synchronization
 ///
 /// Everything above it — redirects, retries, sinks, progress, completion — sees a stored response
 /// as a transfer like any other. A transport without a cache has no `CachingEngine`: its requests
-/// cost nothing more. Confined to the loop, but for ``inFlightCount``.
-final class CachingEngine: TransferEngine, @unchecked Sendable {
+/// cost nothing more.
+///
+/// The loop thread reads nothing from the store: a request that needs its stored variants waits
+/// for them (a ``PendingCacheLookup``) while the cache's lookup queue reads them, and they come
+/// back as work submitted to the loop. Writes only change the store's index (in memory) on the
+/// loop; a disk store writes its files on its own queue. A lookup begun after a store returned
+/// therefore sees what it stored. Confined to the loop, but for ``inFlightCount``; the loop's
+/// work reaches it through a ``LoopBound``.
+final class CachingEngine: TransferEngine {
     let cache: HTTPCache
     private let inner: any TransferEngine
     private unowned let loop: any RequestLoop
@@ -18,6 +25,11 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
     private let partitioner: CachePartitioner
     /// The requests the cache takes part in, by id.
     private var exchanges: [UInt64: CacheExchange] = [:]
+    /// The requests waiting for their stored variants, by id.
+    private var lookups: [UInt64: PendingCacheLookup] = [:]
+    /// The number of the last lookup begun: an answer for a stopped lookup (whose id may have
+    /// begun again) finds another number, and is dropped.
+    private var lastLookupNumber: UInt64 = 0
     /// How many stored responses are being played.
     private let playing = Atomic<Int>(0)
 
@@ -32,11 +44,42 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
 
     var isBusy: Bool { inner.isBusy || playing.load(ordering: .relaxed) > 0 }
 
+    /// This engine, for work handed to its loop.
+    private var bound: LoopBound<CachingEngine> { LoopBound(self, on: loop) }
+
     func begin(_ prepared: PreparedRequest, id: UInt64, receiver: any TransferReceiver) {
         let request = partitioner.request(for: prepared)
         let now = cache.now()
-        let stored = { [cache] in request.partition.map { cache.store.variants(of: request.url, partition: $0) } ?? [] }
-        switch CacheLookup.decide(request, stored: stored, now: now) {
+        switch CacheLookup.start(request, now: now) {
+        case .decided(let decision):
+            perform(decision, id: id, request: request, prepared: prepared, receiver: receiver, now: now)
+        case .needsVariants(let partition):
+            lastLookupNumber += 1
+            let number = lastLookupNumber
+            lookups[id] = PendingCacheLookup(number: number, request: request, prepared: prepared, receiver: receiver, requestTime: now)
+            let (store, url, bound) = (cache.store, request.url, bound)
+            cache.lookupQueue.async {
+                let variants = store.variants(of: url, partition: partition)
+                bound.submit { $0.lookupAnswered(id, number: number, variants: variants) }
+            }
+        }
+    }
+
+    /// The stored variants of request `id`'s lookup `number` were read: decide, unless it was
+    /// stopped meanwhile.
+    private func lookupAnswered(_ id: UInt64, number: UInt64, variants: [StoredResponse]) {
+        guard let lookup = lookups[id], lookup.number == number else { return }
+        lookups[id] = nil
+        let decision = CacheLookup.decide(lookup.request, stored: { variants }, now: lookup.requestTime)
+        perform(decision, id: id, request: lookup.request, prepared: lookup.prepared, receiver: lookup.receiver, now: lookup.requestTime)
+        if lookup.isPaused { pauseReceiving(id) }
+    }
+
+    /// Carries out `decision` for request `id`.
+    private func perform(
+        _ decision: CacheLookup, id: UInt64, request: CacheRequest, prepared: PreparedRequest, receiver: any TransferReceiver, now: Date
+    ) {
+        switch decision {
         case .bypass:
             if CacheAdmission.mayInvalidate(request.method) {
                 forward(prepared, as: exchange(id, request, prepared, .invalidating, receiver, now))
@@ -99,12 +142,12 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
             metrics: metrics, requestMethod: exchange.prepared.method, requestAccept: exchange.prepared.accept)
         playing.add(1, ordering: .relaxed)
         let (id, identity) = (exchange.id, ObjectIdentifier(exchange))
-        _ = loop.submit { [weak self] in
+        bound.submit { engine in
             // Unless it was stopped meanwhile (and the id perhaps begun again).
-            guard let self, let exchange = exchanges[id], ObjectIdentifier(exchange) == identity, exchange.playback != nil else {
+            guard let exchange = engine.exchanges[id], ObjectIdentifier(exchange) == identity, exchange.playback != nil else {
                 return
             }
-            play(exchange)
+            engine.play(exchange)
         }
     }
 
@@ -190,13 +233,17 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
     }
 
     func stop(_ id: UInt64) -> TransferProgress? {
+        // Waiting for its lookup: its answer finds nothing, and nothing was received.
+        if lookups.removeValue(forKey: id) != nil { return nil }
         if let exchange = removePlaying(id) { return exchange.playedProgress }
         exchanges[id] = nil
         return inner.stop(id)
     }
 
     func pauseReceiving(_ id: UInt64) {
-        if let exchange = exchanges[id], exchange.playback != nil {
+        if lookups[id] != nil {
+            lookups[id]?.isPaused = true
+        } else if let exchange = exchanges[id], exchange.playback != nil {
             exchange.isPaused = true
         } else {
             inner.pauseReceiving(id)
@@ -204,7 +251,9 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
     }
 
     func resumeReceiving(_ id: UInt64) {
-        if let exchange = exchanges[id], exchange.playback != nil {
+        if lookups[id] != nil {
+            lookups[id]?.isPaused = false
+        } else if let exchange = exchanges[id], exchange.playback != nil {
             exchange.isPaused = false
             play(exchange)
         } else {
@@ -222,6 +271,9 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
 
     func failAll(_ error: RequestError) {
         inner.failAll(error)
+        let waiting = lookups.values
+        lookups = [:]
+        for lookup in waiting { lookup.receiver.transferEnded(TransferEnd(result: .failure(error))) }
         for exchange in exchanges.values where exchange.playback != nil {
             finishPlaying(exchange, .failure(error))
         }
@@ -235,10 +287,9 @@ final class CachingEngine: TransferEngine, @unchecked Sendable {
 extension TransferMetrics {
     /// The metrics of a response the cache answered without a transfer.
     static func fromCache(_ status: CacheStatus) -> TransferMetrics {
-        TransferMetrics(
-            nameLookup: .zero, connect: .zero, tlsHandshake: .zero, preTransfer: .zero, firstByte: .zero, total: .zero,
-            bytesSent: 0, bytesReceived: 0, headerBytes: 0, reusedConnection: false, localPort: 0, remoteAddress: "",
-            remotePort: 0, cacheStatus: status)
+        var metrics = TransferMetrics.zero
+        metrics.cacheStatus = status
+        return metrics
     }
 }
 

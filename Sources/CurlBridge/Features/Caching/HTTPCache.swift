@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// A private HTTP cache (RFC 9111) that transports share: set it as ``Configuration/cache``.
@@ -41,6 +42,9 @@ public final class HTTPCache: Sendable {
     let now: @Sendable () -> Date
     /// The largest response stored: an eighth of the limit.
     let maximumEntrySize: Int
+    /// The serial queue every transport's requests read the store on (``CachingEngine``), so
+    /// that no loop thread waits for a disk.
+    let lookupQueue = DispatchQueue(label: "CurlBridge.HTTPCache.lookups")
 
     /// A cache with `storage`.
     ///
@@ -68,6 +72,15 @@ public final class HTTPCache: Sendable {
             store = try DiskCacheStore.shared(directory: directory, limit: max(0, limit))
             maximumEntrySize = max(0, limit) / 8
         }
+    }
+
+    /// A cache over `store`, a test's own (one whose reads wait, say), aged by `clock`; it
+    /// reports its storage as memory of `limit` bytes.
+    init(store: any CacheStore, limit: Int, clock: @escaping @Sendable () -> Date) {
+        storage = .memory(limit: limit)
+        self.store = store
+        now = clock
+        maximumEntrySize = max(0, limit) / 8
     }
 
     /// The bytes of the responses stored.

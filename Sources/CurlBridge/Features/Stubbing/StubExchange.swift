@@ -103,10 +103,11 @@ final class StubExchange {
     /// The response, its body left to the receiver's sink, as curl would describe it.
     private func response(_ head: ResponseHead, reply: StubResponse) -> Response {
         let received = Int64(responseBody?.count ?? 0)
-        let metrics = TransferMetrics(
-            nameLookup: .zero, connect: .zero, tlsHandshake: .zero, preTransfer: .zero, firstByte: reply.delay,
-            total: reply.delay, bytesSent: answer?.bytesSent ?? 0, bytesReceived: received, headerBytes: 0,
-            reusedConnection: false, localPort: 0, remoteAddress: "", remotePort: 0)
+        var metrics = TransferMetrics.zero
+        metrics.firstByte = reply.delay
+        metrics.total = reply.delay
+        metrics.bytesSent = answer?.bytesSent ?? 0
+        metrics.bytesReceived = received
         return Response(
             status: head.status, headerFields: head.headerFields, body: Data(), url: head.url,
             httpVersion: head.httpVersion, metrics: metrics, requestMethod: request.method, requestAccept: request.accept)
