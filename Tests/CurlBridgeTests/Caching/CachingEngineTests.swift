@@ -65,10 +65,12 @@ struct CachingEngineTests {
         let receiver = RecordingReceiver()
         engine.begin(try prepared(.get("http://example/a")), id: 1, receiver: receiver)
         #expect(inner.begun.isEmpty, "nothing is sent before the lookup is answered")
+        #expect(engine.isBusy, "a pending lookup keeps the loop polling for its answer, not spinning")
 
         lookupsRead()
         loop.turn()
         #expect(inner.begun == [1] && receiver.events.isEmpty)
+        #expect(!engine.isBusy, "the engine beneath, idle here, has the request now")
     }
 
     @Test("A request that needs nothing stored goes beneath at once, without a lookup")

@@ -40,8 +40,11 @@ extension DownloadQueue {
                 start(id)
             case .retryAfter(let id, let delay, let timer):
                 waitToRetry(id, delay, timer: timer)
-            case .cancelRetryWait(let id):
-                state.withLock { $0.retryWaits.removeValue(forKey: id) }?.item.cancel()
+            case .cancelRetryWait(let id, let timer):
+                let wait = state.withLock { shared in
+                    shared.retryWaits[id]?.timer == timer ? shared.retryWaits.removeValue(forKey: id) : nil
+                }
+                wait?.item.cancel()
             case .stop(let id):
                 let task = state.withLock { $0.tasks[id] }
                 task?.cancel(producingResumeData: { _ in })

@@ -11,6 +11,7 @@ extension DownloadQueue {
             request = chosen
         case .failure(let error):
             act { $0.couldNotStart(id, error) }
+            finishClosingIfIdle()  // a close that began meanwhile waited for this start
             return
         }
         let checkpoint = DownloadCheckpoint(every: options.checkpointInterval) { [weak self] resume in

@@ -33,8 +33,9 @@ struct DownloadQueueState {
         /// Start a timer of `delay` whose end is ``retryWaitEnded(_:timer:)``: the download waits
         /// out the ``RetryPolicy``'s backoff before it may start again.
         case retryAfter(id: UInt64, delay: Duration, timer: UInt64)
-        /// Cancel the download's backoff timer: it was paused, cancelled or the queue closed.
-        case cancelRetryWait(id: UInt64)
+        /// Cancel the download's backoff `timer`: it was paused, cancelled or the queue closed. The
+        /// timer is named so that an action performed late cannot cancel a newer wait.
+        case cancelRetryWait(id: UInt64, timer: UInt64)
         /// Stop the running transfer, producing resume data.
         case stop(id: UInt64)
         /// Delete a partial file nobody will resume.
@@ -249,9 +250,9 @@ struct DownloadQueueState {
 
     /// Ends `entry`'s backoff wait, if it has one: the action that cancels its timer.
     private static func endRetryWait(_ entry: inout Entry) -> [Action] {
-        guard entry.retryTimer != nil else { return [] }
+        guard let timer = entry.retryTimer else { return [] }
         entry.retryTimer = nil
-        return [.cancelRetryWait(id: entry.download.id)]
+        return [.cancelRetryWait(id: entry.download.id, timer: timer)]
     }
 
     /// Every id, in order.

@@ -42,7 +42,9 @@ final class CachingEngine: TransferEngine {
 
     var inFlightCount: Int { inner.inFlightCount + playing.load(ordering: .relaxed) }
 
-    var isBusy: Bool { inner.isBusy || playing.load(ordering: .relaxed) > 0 }
+    /// Busy while a transfer, a playback or a store lookup is under way: a request waiting for its
+    /// lookup keeps a shutting-down loop polling (woken by the answer), not spinning.
+    var isBusy: Bool { inner.isBusy || playing.load(ordering: .relaxed) > 0 || !lookups.isEmpty }
 
     /// This engine, for work handed to its loop.
     private var bound: LoopBound<CachingEngine> { LoopBound(self, on: loop) }

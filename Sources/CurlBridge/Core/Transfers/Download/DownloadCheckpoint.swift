@@ -8,8 +8,10 @@ import Foundation
 ///
 /// Give one to ``CallbackClient/download(_:to:resumingFrom:options:queue:checkpoint:progress:completion:)``.
 /// No checkpoint is made for a response that cannot be resumed (no strong validator, or a
-/// content-encoded body). The handler is called on the transport's loop: it must return quickly
-/// and must not wait for a transfer.
+/// content-encoded body). The handler is called on the transport's loop as the bytes arrive, and once
+/// more for a complete download, before its file is moved into place, from the thread that
+/// finishes it; the calls never overlap. It must return quickly and must not wait for a
+/// transfer.
 public struct DownloadCheckpoint: Sendable {
     /// Bytes between two checkpoints, at least 1.
     public let interval: Int64
