@@ -32,8 +32,8 @@ extension CallbackClient {
 
     /// ``download(_:to:resumingFrom:options:queue:progress:completion:)`` with checkpoints: every
     /// `checkpoint.interval` bytes the partial file is flushed and its ``ResumeData`` handed to
-    /// `checkpoint.handler` (see ``DownloadCheckpoint`` for the thread), so that a record kept beside the download
-    /// names only bytes that survive a crash. What a ``DownloadQueue`` uses.
+    /// `checkpoint.handler` (see ``DownloadCheckpoint`` for the thread), so that a record kept
+    /// beside the download names only bytes that survive a crash. What a ``DownloadQueue`` uses.
     ///
     /// - Parameters:
     ///   - request: The request, usually a `GET`.
