@@ -58,29 +58,32 @@ public final class HTTPCache: Sendable {
     }
 
     /// A cache with `storage` whose responses age by `clock` (tests move time on without waiting).
-    init(_ storage: Storage, clock: @escaping @Sendable () -> Date) throws(RequestError) {
+    convenience init(_ storage: Storage, clock: @escaping @Sendable () -> Date) throws(RequestError) {
         guard SHA256Hasher.isAvailable else {
             throw RequestError(.transportFailure, "an HTTP cache needs OpenSSL's libcrypto to key its entries, and this process has none")
         }
-        self.storage = storage
-        now = clock
+        let store: any CacheStore
         switch storage {
-        case .memory(let limit):
-            store = MemoryCacheStore(limit: max(0, limit))
-            maximumEntrySize = max(0, limit) / 8
-        case .disk(let directory, let limit):
-            store = try DiskCacheStore.shared(directory: directory, limit: max(0, limit))
-            maximumEntrySize = max(0, limit) / 8
+        case .memory(let limit): store = MemoryCacheStore(limit: max(0, limit))
+        case .disk(let directory, let limit): store = try DiskCacheStore.shared(directory: directory, limit: max(0, limit))
         }
+        self.init(storage, store: store, clock: clock)
     }
 
     /// A cache over `store`, a test's own (one whose reads wait, say), aged by `clock`; it
     /// reports its storage as memory of `limit` bytes.
-    init(store: any CacheStore, limit: Int, clock: @escaping @Sendable () -> Date) {
-        storage = .memory(limit: limit)
+    convenience init(store: any CacheStore, limit: Int, clock: @escaping @Sendable () -> Date) {
+        self.init(.memory(limit: limit), store: store, clock: clock)
+    }
+
+    /// A cache described as `storage`, keeping its responses in `store`.
+    private init(_ storage: Storage, store: any CacheStore, clock: @escaping @Sendable () -> Date) {
+        self.storage = storage
         self.store = store
         now = clock
-        maximumEntrySize = max(0, limit) / 8
+        switch storage {
+        case .memory(let limit), .disk(_, let limit): maximumEntrySize = max(0, limit) / 8
+        }
     }
 
     /// The bytes of the responses stored.
