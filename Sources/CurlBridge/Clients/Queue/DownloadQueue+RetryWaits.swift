@@ -21,14 +21,7 @@ extension DownloadQueue {
             return true
         }
         guard isCurrent else { return }
-        timers.asyncAfter(deadline: .now() + Self.dispatchInterval(delay), execute: item)
-    }
-
-    /// `duration` as Dispatch counts it, in whole nanoseconds (a few centuries at most).
-    static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
-        let parts = duration.components
-        let seconds = min(max(parts.seconds, 0), Int64(Int.max / 1_000_000_000) - 1)
-        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(max(parts.attoseconds, 0) / 1_000_000_000))
+        timers.asyncAfter(deadline: .now() + .nanoseconds(delay.timerNanoseconds), execute: item)
     }
 
     /// The backoff waits not yet run out or cancelled (a test's check that none is left).

@@ -28,7 +28,7 @@ extension RequestExecutor {
     /// that coarse clock, which may lag the timer's precise one by a tick, and a `Retry-After`
     /// must not look shorter than asked in the library's own figures (it once read 0.99999999 s).
     func arm(_ timer: RequestStateMachine.Timer, after delay: Duration) {
-        let (id, nanoseconds) = (self.id, Int(min(max(0, delay.seconds) * 1e9, Double(Int.max / 2))) + Int(MonotonicClock.resolution))
+        let (id, nanoseconds) = (self.id, delay.timerNanoseconds + Int(MonotonicClock.resolution))
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak registry = environment.registry] in
             guard let registry else { return }
             registry.submit { registry.executor(id)?.timerFired(timer) }

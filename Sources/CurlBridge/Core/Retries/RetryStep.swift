@@ -90,4 +90,10 @@ extension Duration {
         let parts = components
         return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
+
+    /// The duration in whole nanoseconds for a Dispatch timer: none when negative, and at most
+    /// `Int.max / 2` (some centuries), so that a deadline after it cannot overflow.
+    var timerNanoseconds: Int {
+        Int(min(max(0, seconds) * 1e9, Double(Int.max / 2)))
+    }
 }
