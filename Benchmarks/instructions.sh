@@ -24,11 +24,14 @@
 #
 # Workloads: seq (sequential 100-byte GETs over HTTP/1.1 keep-alive, libcurl-easy as the
 # reference), h1 (64 in flight, HTTP/1.1), h2 (64 in flight, HTTP/2 over TLS), 64k (64 KiB bodies,
-# 64 in flight, HTTP/1.1); the last three against libcurl-multi.
+# 64 in flight, HTTP/1.1); the last three against libcurl-multi. cache (64 KiB GETs, 64 in
+# flight, HTTP/1.1, fresh for an hour) adds a memory HTTPCache to the async style: cache-miss
+# sends each request to its own URL, so each is looked up, sent, recorded and stored; cache-hit
+# asks for one URL, so all but the first are played from the cache without the network.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-WORKLOADS=${WORKLOADS:-"seq h1 h2 64k"}
+WORKLOADS=${WORKLOADS:-"seq h1 h2 64k cache"}
 SMALL=${SMALL:-200}
 LARGE=${LARGE:-600}
 PAIRS=${PAIRS:-1}
@@ -89,7 +92,8 @@ per_request() {
     printf '%s\t%s\n' "$label" "$(printf '%s\n' "${costs[@]}" | sort -n | sed -n "$(((PAIRS + 1) / 2))p")"
 }
 
-# workload NAME CONCURRENCY URL REFERENCE STYLE…: one table.
+# workload NAME CONCURRENCY URL REFERENCE STYLE…: one table. A STYLE may name a bench-curlbridge
+# workload after a colon (async:cache-miss).
 workload() {
     local name=$1 concurrency=$2 url=$3 reference=$4 rows=$PREFIX/rows.tsv style
     shift 4
@@ -97,7 +101,11 @@ workload() {
     : >"$rows"
     per_request "libcurl-$reference" "$concurrency" "$url" "$BIN/bench-libcurl" --mode "$reference" "${LIBCURL_SAME_REQUESTS[@]}" >>"$rows"
     for style in "$@"; do
-        per_request "curlbridge-$style" "$concurrency" "$url" "$BIN/bench-curlbridge" --style "$style" >>"$rows"
+        case $style in
+        *:*) per_request "curlbridge-${style%%:*}, ${style#*:}" "$concurrency" "$url" "$BIN/bench-curlbridge" \
+            --style "${style%%:*}" --workload "${style#*:}" >>"$rows" ;;
+        *) per_request "curlbridge-$style" "$concurrency" "$url" "$BIN/bench-curlbridge" --style "$style" >>"$rows" ;;
+        esac
     done
     per_request "libcurl-$reference, curl's defaults" "$concurrency" "$url" "$BIN/bench-libcurl" --mode "$reference" >>"$rows"
     python3 - "$name" "$rows" <<'PY'
@@ -146,7 +154,9 @@ main() {
         h1) workload "100-byte GETs, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/small" multi async callback ;;
         h2) workload "100-byte GETs, 64 in flight, HTTP/2 over TLS" 64 "https://127.0.0.1:$HTTPS_PORT/small" multi async callback ;;
         64k) workload "64 KiB GETs, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/64k" multi async callback ;;
-        *) echo "unknown workload $name (seq, h1, h2, 64k)" >&2; exit 2 ;;
+        cache) workload "64 KiB GETs through a memory cache, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/cached/64k" \
+            multi async async:cache-miss async:cache-hit ;;
+        *) echo "unknown workload $name (seq, h1, h2, 64k, cache)" >&2; exit 2 ;;
         esac
     done
 }

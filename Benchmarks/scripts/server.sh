@@ -6,7 +6,8 @@
 #                           $BIN/bench-upload-sink (SINK_PID, SINK_PORT)
 #   server_stop             stops both by PID
 # Sets HTTP_PORT, HTTPS_PORT, FRESH_TLS_PORT, CA_PEM, BIG_BYTES, SLOW_BYTES.
-# nginx serves /small (100 bytes), /64k, /big (1 GiB × SCALE) and /slow (200 MiB × SCALE); on
+# nginx serves /small (100 bytes), /64k, /big (1 GiB × SCALE) and /slow (200 MiB × SCALE), and
+# /cached/64k, the same 64 KiB with 'Cache-Control: max-age=3600' (the cache workload); on
 # FRESH_TLS_PORT, every response closes its TLS connection and no session is resumed, so each
 # request is a client's first to a new https host (workload 9).
 #
@@ -82,6 +83,10 @@ http {
     server {
         listen 127.0.0.1:$HTTP_PORT backlog=4096;
         root $SERVER_PREFIX/www;
+        location /cached/ {
+            alias $SERVER_PREFIX/www/;
+            expires 1h;
+        }
     }
     server {
         # nginx 1.22 spells HTTP/2 on the listen line ('http2 on' came in 1.25.1).

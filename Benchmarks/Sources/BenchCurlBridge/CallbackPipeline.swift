@@ -7,13 +7,14 @@ import Synchronization
 /// does: each completion handler records its result and starts the next request.
 final class CallbackPipeline: Sendable {
     private let client: CallbackClient
-    private let request: Request
+    private let request: @Sendable (Int) -> Request
     private let run: BenchRun
     private let dispenser: IndexDispenser
     private let finished = Atomic<Int>(0)
     private let done = DispatchSemaphore(value: 0)
 
-    init(client: CallbackClient, request: Request, run: BenchRun) {
+    /// A pipeline sending `request(index)` for each index of the run.
+    init(client: CallbackClient, request: @escaping @Sendable (Int) -> Request, run: BenchRun) {
         self.client = client
         self.request = request
         self.run = run
@@ -27,9 +28,9 @@ final class CallbackPipeline: Sendable {
     }
 
     private func startNext() {
-        guard dispenser.take() != nil else { return }
+        guard let index = dispenser.take() else { return }
         let start = monotonicNanoseconds()
-        client.send(request) { result in
+        client.send(request(index)) { result in
             CurlBridgeSetup.complete(result, since: start, in: self.run)
             self.startNext()
             if self.finished.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue == self.dispenser.total {

@@ -6,8 +6,8 @@ import CurlBridge
 enum CurlBridgeSetup {
     /// A transport trusting `--cacert`, with room for every request in flight on its own
     /// connection, curl's receive buffer from `--buffer`, and a body cap far above the 64 KiB
-    /// workload's bodies.
-    static func makeTransport(_ arguments: BenchArguments) -> Transport {
+    /// workload's bodies; `cache`, when given, is the transport's HTTP cache.
+    static func makeTransport(_ arguments: BenchArguments, cache: HTTPCache? = nil) -> Transport {
         var tls = TLSConfiguration()
         if let path = arguments.cacert {
             guard let pem = readTextFile(path), let authorities = try? CertificateBundle(pem: pem) else {
@@ -17,8 +17,10 @@ enum CurlBridgeSetup {
             tls = TLSConfiguration(trustRoots: .replacingSystem(with: authorities))
         }
         let limits = ConnectionLimits(perHost: arguments.concurrency, idleCached: arguments.concurrency)
-        return Transport(configuration: Configuration(
-            tls: tls, connectionLimits: limits, maximumBodySize: 128 << 20, receiveBufferSize: arguments.buffer))
+        var configuration = Configuration(
+            tls: tls, connectionLimits: limits, maximumBodySize: 128 << 20, receiveBufferSize: arguments.buffer)
+        configuration.cache = cache
+        return Transport(configuration: configuration)
     }
 
     /// Writes a 2xx response's body to the sink and records the request; anything else is an error.

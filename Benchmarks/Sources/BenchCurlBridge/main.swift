@@ -11,6 +11,7 @@ import CurlBridge
 // --transfer download, downloaded to --output by the style's download verb (Downloads.swift);
 // with --upload PATH, a POST of that file through the style's upload verb (Uploads.swift).
 // Blocking and callback transfers run on C worker threads, each waiting for its own.
+// --workload cache-miss or cache-hit puts a memory HTTPCache on the transport (CacheWorkload.swift).
 
 let arguments = BenchArguments.fromCommandLine(choiceFlag: ("--style", ["blocking", "async", "callback"]))
 let style = arguments.choice ?? "blocking"
@@ -19,8 +20,14 @@ if arguments.transfer == .download, !Downloads.canDownload(to: arguments.output)
     run.skip("a download needs a regular file as --output, not \(arguments.output)")
 }
 
-let transport = CurlBridgeSetup.makeTransport(arguments)
+let cacheWorkload = CacheWorkload(arguments.workload)
+let transport = CurlBridgeSetup.makeTransport(arguments, cache: cacheWorkload?.makeCache())
 let request = arguments.upload == nil ? Request.get(arguments.url) : Request.post(arguments.url)
+
+/// The request numbered `index`: the same one every time, except in the cache-miss workload.
+@Sendable func requestNumbered(_ index: Int) -> Request {
+    cacheWorkload?.request(index, url: arguments.url) ?? request
+}
 
 /// What one request is, by workload: a body collected in memory, streamed, downloaded, or an upload of a file.
 enum Kind {
@@ -41,7 +48,7 @@ case ("async", _):
     let client = AsyncClient(transport: transport)
     run.measure {
         AsyncWorkers.block {
-            await AsyncWorkers.run(concurrency: arguments.concurrency, requests: arguments.requests) { _ in
+            await AsyncWorkers.run(concurrency: arguments.concurrency, requests: arguments.requests) { index in
                 switch kind {
                 case .stream: await Streams.fetch(request, with: client, run: run)
                 case .download: await Downloads.fetch(request, with: client, run: run)
@@ -49,7 +56,7 @@ case ("async", _):
                 case .collect:
                     let start = monotonicNanoseconds()
                     do throws(RequestError) {
-                        CurlBridgeSetup.complete(.success(try await client.send(request)), since: start, in: run)
+                        CurlBridgeSetup.complete(.success(try await client.send(requestNumbered(index))), since: start, in: run)
                     } catch {
                         CurlBridgeSetup.complete(.failure(error), since: start, in: run)
                     }
@@ -58,7 +65,7 @@ case ("async", _):
         }
     }
 case ("callback", .collect):
-    let pipeline = CallbackPipeline(client: CallbackClient(transport: transport), request: request, run: run)
+    let pipeline = CallbackPipeline(client: CallbackClient(transport: transport), request: requestNumbered, run: run)
     run.measure { pipeline.runToCompletion() }
 case ("callback", _):
     let client = CallbackClient(transport: transport)
@@ -75,7 +82,7 @@ case ("callback", _):
 default:
     let client = BlockingClient(transport: transport)
     run.measure {
-        WorkerThreads.run(threads: arguments.concurrency, requests: arguments.requests) { _ in
+        WorkerThreads.run(threads: arguments.concurrency, requests: arguments.requests) { index in
             switch kind {
             case .stream: Streams.fetch(request, with: client, run: run)
             case .download: Downloads.fetch(request, with: client, run: run)
@@ -83,7 +90,7 @@ default:
             case .collect:
                 let start = monotonicNanoseconds()
                 do throws(RequestError) {
-                    CurlBridgeSetup.complete(.success(try client.send(request)), since: start, in: run)
+                    CurlBridgeSetup.complete(.success(try client.send(requestNumbered(index))), since: start, in: run)
                 } catch {
                     CurlBridgeSetup.complete(.failure(error), since: start, in: run)
                 }
