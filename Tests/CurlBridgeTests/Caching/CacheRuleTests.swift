@@ -26,7 +26,7 @@ struct CacheRuleTests {
         CacheLookup.decide(request, stored: { stored }, now: Self.now)
     }
 
-    @Test("HTTP dates: the three forms parse to one moment; IMF-fixdate is what is written")
+    @Test("HTTP dates: the three forms parse to one moment; IMF-fixdate is what is written; only printable ASCII is a date")
     func httpDates() {
         let moment = Date(timeIntervalSince1970: 784_111_777)
         #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == moment)
@@ -34,7 +34,8 @@ struct CacheRuleTests {
         #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994") == moment)
         #expect(HTTPDate.format(moment) == "Sun, 06 Nov 1994 08:49:37 GMT")
         #expect(HTTPDate.format(Self.now) == "Tue, 14 Nov 2023 22:13:20 GMT")
-        for invalid in ["Thu, 18  Aug  2050 02:01:18 GMT", "Thu, 18 Aug 2050 2:01:18 GMT", "0", "", "-1", "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 32 Nov 1994 08:49:37 GMT", "tomorrow"] {
+        for invalid in ["Thu, 18  Aug  2050 02:01:18 GMT", "Thu, 18 Aug 2050 2:01:18 GMT", "0", "", "-1", "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 32 Nov 1994 08:49:37 GMT", "tomorrow",
+                        "Dié, 06 Nov 1994 08:49:37 GMT", "Su\r\n, 06 Nov 1994 08:49:37 GMT", "S\tn Nov  6 08:49:37 1994"] {
             #expect(HTTPDate.parse(invalid) == nil, "\(invalid)")
         }
     }
@@ -190,6 +191,9 @@ struct CacheRuleTests {
         #expect(CacheRequest.key("https://a.example/x@y?z=@") == ("https://a.example/x@y?z=@", nil))
         #expect(CacheRequest.key("http://a:b@c@host/") == ("http://host/", "a:b@c"))
         #expect(CacheRequest.key("http://host?x").userInfo == nil)
+        #expect(CacheRequest.key("mailto:u@h#x://a@b") == ("mailto:u@h", nil))
+        #expect(CacheRequest.key("a://b://c@d/e") == ("a://b://c@d/e", nil))
+        #expect(CacheRequest.key("http://é@hôte/ü#ç") == ("http://hôte/ü", "é"))
     }
 
     @Test("Variant values are keyed hashes of what is sent, with what curl adds itself")

@@ -16,24 +16,35 @@ enum HTTPDate {
     private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     private static let dayNames = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
 
+    /// A run of the date's bytes: the date is read as UTF-8 bytes, never as `Character`s, which
+    /// cost a cache lookup more than the rest of its decision. Every form is printable ASCII, so
+    /// any other byte (in a day name too) makes the text no HTTP date.
+    private typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
+
     /// The date `text` names, in any of the three forms; `nil` when it is not an HTTP date (its
     /// numbers are digits only, without a sign, and it names a second up to ``latest``).
     static func parse(_ text: some StringProtocol) -> Date? {
+        var text = String(text)
+        return text.withUTF8 { parse($0[...]) }
+    }
+
+    private static func parse(_ text: Bytes) -> Date? {
+        guard text.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
         // Single spaces only: a recipient need not repair `Thu, 18  Aug  2050` (RFC 9110 §5.6.7).
-        var words = text.split(separator: " ", omittingEmptySubsequences: false)
+        var words = text.split(separator: UInt8(ascii: " "), maxSplits: 6, omittingEmptySubsequences: false)
         if words.count == 6, words[0].count == 3, words[2].isEmpty, words[3].count == 1 {
             words.remove(at: 2)  // asctime pads a one-digit day with a space: `Nov  6`
         }
         guard !words.contains(where: \.isEmpty) else { return nil }
-        if words.count == 6, words[0].count == 4, words[0].last == ",", words[5].lowercased() == "gmt" {
+        if words.count == 6, words[0].count == 4, words[0].last == UInt8(ascii: ","), isGMT(words[5]) {
             // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
             guard let day = number(words[1], digits: 2...2), let month = month(words[2]),
                   let year = number(words[3], digits: 4...4) else { return nil }
             return date(year: year, month: month, day: day, time: words[4])
         }
-        if words.count == 4, words[0].last == ",", words[3].lowercased() == "gmt" {
+        if words.count == 4, words[0].last == UInt8(ascii: ","), isGMT(words[3]) {
             // RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
-            let parts = words[1].split(separator: "-")
+            let parts = words[1].split(separator: UInt8(ascii: "-"))
             guard parts.count == 3, let day = number(parts[0], digits: 2...2), let month = month(parts[1]),
                   let short = number(parts[2], digits: 2...2) else { return nil }
             return date(year: short < 70 ? 2000 + short : 1900 + short, month: month, day: day, time: words[2])
@@ -71,20 +82,34 @@ enum HTTPDate {
     }
 
     /// The number `text` writes in decimal digits only, as many as `digits` allows.
-    private static func number(_ text: some StringProtocol, digits: ClosedRange<Int>) -> Int? {
-        guard digits.contains(text.utf8.count), text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
-            return nil
+    private static func number(_ text: Bytes, digits: ClosedRange<Int>) -> Int? {
+        guard digits.contains(text.count) else { return nil }
+        var value = 0
+        for byte in text {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
         }
-        return Int(text)
+        return value
     }
 
-    private static func month(_ word: some StringProtocol) -> Int? {
-        months.firstIndex(of: word.lowercased()).map { $0 + 1 }
+    /// The month (1–12) a three-letter name in any case names.
+    private static func month(_ word: Bytes) -> Int? {
+        months.firstIndex { lowercased(word).elementsEqual($0.utf8) }.map { $0 + 1 }
+    }
+
+    /// Whether `word` is `GMT` in any case.
+    private static func isGMT(_ word: Bytes) -> Bool {
+        lowercased(word).elementsEqual("gmt".utf8)
+    }
+
+    /// `word`'s ASCII letters in lower case.
+    private static func lowercased(_ word: Bytes) -> LazyMapSequence<Bytes, UInt8> {
+        word.lazy.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
     }
 
     /// The moment of a calendar day and an `hh:mm:ss` time, UTC.
-    private static func date(year: Int, month: Int, day: Int, time: some StringProtocol) -> Date? {
-        let parts = time.split(separator: ":")
+    private static func date(year: Int, month: Int, day: Int, time: Bytes) -> Date? {
+        let parts = time.split(separator: UInt8(ascii: ":"))
         guard parts.count == 3, let hour = number(parts[0], digits: 2...2), let minute = number(parts[1], digits: 2...2),
               let second = number(parts[2], digits: 2...2),
               (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)

@@ -40,14 +40,30 @@ struct CacheRequest: Sendable {
     }
 
     /// `url` without its fragment, split from its user info (`user:password`, without the `@`).
+    /// Read as UTF-8 bytes: every delimiter is ASCII, which no byte of another character can be.
     static func key(_ url: String) -> (url: String, userInfo: Substring?) {
-        let unfragmented = url.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? url
-        guard let schemeEnd = unfragmented.range(of: "://") else { return (unfragmented, nil) }
-        let authorityStart = schemeEnd.upperBound
-        let authorityEnd = unfragmented[authorityStart...].firstIndex { $0 == "/" || $0 == "?" } ?? unfragmented.endIndex
-        guard let at = unfragmented[authorityStart..<authorityEnd].lastIndex(of: "@") else { return (unfragmented, nil) }
-        return (String(unfragmented[..<authorityStart] + unfragmented[unfragmented.index(after: at)...]),
-                unfragmented[authorityStart..<at])
+        let bytes = url.utf8
+        let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
+        let unfragmented = url[..<end]
+        guard let authorityStart = authorityStart(of: unfragmented) else { return (String(unfragmented), nil) }
+        let authority = bytes[authorityStart..<end]
+        let authorityEnd = authority.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? end
+        guard let at = bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) else {
+            return (String(unfragmented), nil)
+        }
+        return (String(url[..<authorityStart] + url[bytes.index(after: at)..<end]), url[authorityStart..<at])
+    }
+
+    /// Where the authority of `url` begins: after its first `://`.
+    private static func authorityStart(of url: Substring) -> String.Index? {
+        let bytes = url.utf8
+        var index = bytes.startIndex
+        while let colon = bytes[index...].firstIndex(of: UInt8(ascii: ":")) {
+            let rest = bytes[colon...].prefix(3)
+            if rest.elementsEqual("://".utf8) { return bytes.index(colon, offsetBy: 3) }
+            index = bytes.index(after: colon)
+        }
+        return nil
     }
 
     /// The request's `Cache-Control`, with `Pragma: no-cache` read as `no-cache` when it has none
