@@ -100,13 +100,12 @@ public final class Transport: Sendable {
                 CachingEngine(cache: cache, inner: network, loop: loop, partitioner: CachePartitioner(
                     keyedHash: cache.store.keyedHash, trust: CacheTrust(configuration), cookies: jar))
             } ?? network
+            let (inFlight, reusedHandles) = (engine.inFlight, (network as? CurlEngine)?.reusedHandles)
             let registry = RequestRegistry(engine: engine)
             loop.delegate = registry
             let environment = LifecycleEnvironment(
-                registry: LoopBound(registry, on: loop), defaults: RequestDefaults(configuration), configuration: configuration)
-            core = .success(Core(
-                loop: loop, environment: environment, inFlight: engine.inFlight,
-                reusedHandles: (network as? CurlEngine)?.reusedHandles))
+                registry: LoopBound(owning: registry, on: loop), defaults: RequestDefaults(configuration), configuration: configuration)
+            core = .success(Core(loop: loop, environment: environment, inFlight: inFlight, reusedHandles: reusedHandles))
             cookies = jar
         } catch {
             configuration.logger.error("libcurl could not be initialised: \(error)")

@@ -2,41 +2,57 @@
 /// state — which any thread may carry and only the loop's one owner may open. What NIO's
 /// `NIOLoopBound` is to an event loop. It holds the object one of two ways:
 ///
-/// - `LoopBound(object, on: loop)`: weakly, with its loop. Any thread may ``submit(_:)`` work,
-///   which the loop runs with the object if it still exists: an engine's tasks and timers, the
-///   registry's commands.
-/// - `LoopBound(owning: object)`: strongly, for its holder to ``open()`` on the loop's owner:
-///   the loop's own state, kept in the loop, or a request made on its caller's thread and carried
-///   to the loop inside the work that registers it.
+/// - `LoopBound(owning: object)`, `LoopBound(owning: object, on: loop)`: strongly. For the loop's
+///   own state, kept in the loop; a request made on its caller's thread and carried to the loop
+///   inside the work that registers it; the registry, which every request, handle, task and timer
+///   of the transport reaches. Two plain references: copying one costs a retain.
+/// - `LoopBound(object, on: loop)`: weakly, object and loop, through one small box — work arriving
+///   after either went away finds nothing. For an engine's tasks, which must not keep it.
+///
+/// Work handed to the loop with ``submit(_:)`` opens it there; the loop's owner may ``open()`` it.
 ///
 /// `@unchecked Sendable`: the object is opened only on the loop's one owner, or by its maker before the loop has it.
 struct LoopBound<Object: AnyObject>: @unchecked Sendable {
-    /// The object held weakly: work arriving after it went away finds nothing.
-    private weak var weakObject: Object?
-    /// The object held strongly.
+    /// The object, held strongly; `nil` when held weakly.
     private let ownedObject: Object?
-    /// The loop it is confined to, when held weakly.
-    private weak var loop: (any RequestLoop)?
+    /// The loop of a strongly held object, if given.
+    private let ownedLoop: (any RequestLoop)?
+    /// The object and its loop, held weakly; `nil` when held strongly.
+    private let weakReference: WeakReference?
+
+    /// The weak references of the weak form: a box, so that the bound itself is two plain
+    /// references, which the compiler moves and copies as such.
+    private final class WeakReference {
+        weak var object: Object?
+        weak var loop: (any RequestLoop)?
+
+        init(_ object: Object, on loop: any RequestLoop) {
+            self.object = object
+            self.loop = loop
+        }
+    }
+
+    /// A strong reference to `object`, confined to `loop` (if given, for ``submit(_:)``); the
+    /// maker hands the object over (`sending`) and keeps no other reference to it.
+    init(owning object: sending Object, on loop: (any RequestLoop)? = nil) {
+        ownedObject = object
+        ownedLoop = loop
+        weakReference = nil
+    }
 
     /// A weak reference to `object`, confined to `loop`.
     init(_ object: Object, on loop: any RequestLoop) {
-        weakObject = object
         ownedObject = nil
-        self.loop = loop
+        ownedLoop = nil
+        weakReference = WeakReference(object, on: loop)
     }
 
-    /// A strong reference to `object`, for the loop's owner; the maker hands the object over
-    /// (`sending`) and keeps no other reference to it.
-    init(owning object: sending Object) {
-        ownedObject = object
-    }
-
-    /// The object, if it still exists: only on the loop's owner, inside work the loop runs or in
+    /// The object, if it still exists: only on the loop's owner — inside work the loop runs or in
     /// its own turn — or by the maker of an owned object before the loop has it (a request the
     /// loop refused).
     @inline(__always)
     func open() -> Object? {
-        ownedObject ?? weakObject
+        ownedObject ?? weakReference?.object
     }
 
     /// Hands `work` to the loop, which runs it with the object if the object still exists.
@@ -44,7 +60,7 @@ struct LoopBound<Object: AnyObject>: @unchecked Sendable {
     /// - Returns: `false` when the loop is gone or no longer accepts work.
     @discardableResult
     func submit(_ work: @escaping @Sendable (Object) -> Void) -> Bool {
-        guard let loop else { return false }
+        guard let loop = ownedLoop ?? weakReference?.loop else { return false }
         return loop.submit { [self] in
             if let object = open() { work(object) }
         }

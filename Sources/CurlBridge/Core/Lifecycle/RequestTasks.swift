@@ -42,8 +42,9 @@ struct RequestTasks: Sendable {
 
     /// Reports `timer` to the loop after `delay`. The timer runs on a global queue, not the
     /// loop's: while transfers are in flight the loop's queue runs the loop without a break. It
-    /// holds the registry weakly and the request not at all: a request that ended meanwhile is no
-    /// longer found, and its timer does nothing.
+    /// holds the request not at all, only the registry (as the request's tasks and handle do): a
+    /// request that ended meanwhile is no longer found, and its timer does nothing; a closed loop
+    /// refuses the work.
     ///
     /// It waits one tick of ``MonotonicClock`` longer than `delay`: the library times requests with
     /// that coarse clock, which may lag the timer's precise one by a tick, and a `Retry-After`

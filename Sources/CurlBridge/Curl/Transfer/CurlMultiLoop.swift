@@ -238,19 +238,21 @@ final class CurlMultiLoop: RequestLoop, Sendable {
 
     /// One turn of the loop (see the type's comment); `false` once the loop has stopped.
     private func turn() -> Bool {
+        let state = self.state
+        let delegate = state.delegate!
         if delegate.isBusy {
-            let polled = curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(), nil)
+            let polled = curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(until: state.nextDeadline), nil)
             if polled != CURLM_OK { delegate.loopDidFail(multiError(polled, during: "curl_multi_poll")) }
         }
         // Deadlines are judged as of a moment before the inbox is taken: work submitted by then
         // (a cancel made before a deadline passed) runs first, however long this turn takes.
         let now = MonotonicClock.now
-        guard let work = takeWorkOrStop() else { return false }
+        guard let work = takeWorkOrStop(delegate) else { return false }
         for item in work { item() }
         var running: Int32 = 0
         let performed = curl_multi_perform(multi, &running)
         if performed != CURLM_OK { delegate.loopDidFail(multiError(performed, during: "curl_multi_perform")) }
-        readFinishedTransfers()
+        readFinishedTransfers(state)
         state.nextDeadline = delegate.turnDidEnd(now: now)
         return true
     }
@@ -267,7 +269,7 @@ final class CurlMultiLoop: RequestLoop, Sendable {
 
     /// The pending work; or `nil` — after marking the loop idle, and closing it if shutting down
     /// with nothing left — when there is none and nothing is in flight.
-    private func takeWorkOrStop() -> [Work]? {
+    private func takeWorkOrStop(_ delegate: any RequestLoopDelegate) -> [Work]? {
         let isBusy = delegate.isBusy
         let isDrained = !isBusy && delegate.isDrained
         if !isBusy { delegate.loopWillRest() }  // before letting go: the delegate's state is ours until then
@@ -300,19 +302,19 @@ final class CurlMultiLoop: RequestLoop, Sendable {
         }
     }
 
-    /// Hands each transfer curl finished to its engine.
-    private func readFinishedTransfers() {
+    /// Hands each transfer curl finished to the engine (in the owner's `state`).
+    private func readFinishedTransfers(_ state: OwnerState) {
         var remaining: Int32 = 0
         while let message = curl_multi_info_read(multi, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
-            engine?.transferDidFinish(easy, message.pointee.data.result)
+            state.engine?.transferDidFinish(easy, message.pointee.data.result)
         }
     }
 
-    /// How long `curl_multi_poll` may sleep: until the delegate's next deadline, at most a second
-    /// (curl shortens it further for its own timers).
-    private func pollTimeoutMilliseconds() -> Int32 {
-        guard let deadline = state.nextDeadline else { return 1000 }
+    /// How long `curl_multi_poll` may sleep: until `deadline`, the delegate's next, at most a
+    /// second (curl shortens it further for its own timers).
+    private func pollTimeoutMilliseconds(until deadline: UInt64?) -> Int32 {
+        guard let deadline else { return 1000 }
         let now = MonotonicClock.now
         guard deadline > now else { return 0 }
         return Int32(min(1000, (deadline - now + 999_999) / 1_000_000))
