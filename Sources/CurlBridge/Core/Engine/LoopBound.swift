@@ -32,9 +32,9 @@ struct LoopBound<Object: AnyObject>: @unchecked Sendable {
         }
     }
 
-    /// A strong reference to `object`, confined to `loop` (if given, for ``submit(_:)``); the
-    /// maker hands the object over (`sending`) and keeps no other reference to it.
-    init(owning object: sending Object, on loop: (any RequestLoop)? = nil) {
+    /// A strong reference to `object`, confined to `loop` (if given, for ``submit(_:)``). The
+    /// maker hands the object over: from then on it reaches the object only through this.
+    init(owning object: Object, on loop: (any RequestLoop)? = nil) {
         ownedObject = object
         ownedLoop = loop
         weakReference = nil
