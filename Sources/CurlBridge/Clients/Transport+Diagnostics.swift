@@ -9,7 +9,7 @@ extension Transport {
     /// test diagnostic: a test sending two requests in a row sees whether the second reused the
     /// first one's handle).
     var reusedEasyHandleCount: Int {
-        if case .success(let core) = core, let engine = core.registry.engine as? CurlEngine { return engine.reusedHandleCount }
+        if case .success(let core) = core { return core.reusedHandles?.value ?? 0 }
         return 0
     }
 }

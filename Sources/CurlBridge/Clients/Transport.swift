@@ -70,11 +70,18 @@ public final class Transport: Sendable {
     final class Core: Sendable {
         let loop: CurlMultiLoop
         let environment: LifecycleEnvironment
-        var registry: RequestRegistry { environment.registry }
+        /// The engine's count of transfers in flight, read from any thread.
+        let inFlight: TransferCounter
+        /// The curl engine's count of transfers begun on a reused easy handle; `nil` when stubbed.
+        let reusedHandles: TransferCounter?
+        /// The loop's registry of requests, for work handed to the loop.
+        var registry: LoopBound<RequestRegistry> { environment.registry }
 
-        init(loop: CurlMultiLoop, environment: LifecycleEnvironment) {
+        init(loop: CurlMultiLoop, environment: LifecycleEnvironment, inFlight: TransferCounter, reusedHandles: TransferCounter?) {
             self.loop = loop
             self.environment = environment
+            self.inFlight = inFlight
+            self.reusedHandles = reusedHandles
         }
     }
 
@@ -93,10 +100,12 @@ public final class Transport: Sendable {
                 CachingEngine(cache: cache, inner: network, loop: loop, partitioner: CachePartitioner(
                     keyedHash: cache.store.keyedHash, trust: CacheTrust(configuration), cookies: jar))
             } ?? network
-            let registry = RequestRegistry(loop: loop, engine: engine)
+            let (inFlight, reusedHandles) = (engine.inFlight, (network as? CurlEngine)?.reusedHandles)
+            let registry = RequestRegistry(engine: engine)
             loop.delegate = registry
-            let environment = LifecycleEnvironment(registry: registry, defaults: RequestDefaults(configuration), configuration: configuration)
-            core = .success(Core(loop: loop, environment: environment))
+            let environment = LifecycleEnvironment(
+                registry: LoopBound(owning: registry, on: loop), defaults: RequestDefaults(configuration), configuration: configuration)
+            core = .success(Core(loop: loop, environment: environment, inFlight: inFlight, reusedHandles: reusedHandles))
             cookies = jar
         } catch {
             configuration.logger.error("libcurl could not be initialised: \(error)")
@@ -175,12 +184,16 @@ public final class Transport: Sendable {
         }
         let executor = RequestExecutor(request: request, id: Self.makeRequestID(), events: events, environment: core.environment)
         guard let launch = executor.start() else { return nil }
-        let registry = core.registry
-        let handle = submit(core.loop, { registry.run(executor, sending: launch.send) }) {
-            executor.launch(launch)
-            return TransferHandle(id: executor.id, loop: core.loop, registry: registry)
+        let (registry, tasks) = (core.registry, executor.tasks)
+        let handedOver = LoopBound(owning: executor)
+        let handle = submit(core.loop, {
+            if let registry = registry.open(), let executor = handedOver.open() { registry.run(executor, sending: launch.send) }
+        }) {
+            tasks.launch(launch)
+            return TransferHandle(id: tasks.id, registry: registry)
         }
-        if handle == nil { executor.refuse(Self.shutDownError(request)) }
+        // Refused: the loop never ran the work, so the executor is still this thread's.
+        if handle == nil { handedOver.open()?.refuse(Self.shutDownError(request)) }
         return handle
     }
 
@@ -211,14 +224,14 @@ public final class Transport: Sendable {
 
     /// How many requests are in flight (started in curl and not yet completed).
     var inFlightCount: Int {
-        if case .success(let core) = core { return core.registry.engine.inFlightCount }
+        if case .success(let core) = core { return core.inFlight.value }
         return 0
     }
 
     /// Cancels every request in flight; each completes with ``RequestError/Code/cancelled``.
     /// The transport stays usable.
     public func cancelAll() {
-        if case .success(let core) = core { core.loop.submit { [registry = core.registry] in registry.cancelAll() } }
+        if case .success(let core) = core { core.registry.submit { $0.cancelAll() } }
     }
 
     /// Shuts down gracefully: new requests fail with ``RequestError/Code/transportShutDown`` at

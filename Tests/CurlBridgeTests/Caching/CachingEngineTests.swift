@@ -25,7 +25,7 @@ struct CachingEngineTests {
     /// An engine beneath the cache that records which requests it was told to begin.
     final class RecordingEngine: TransferEngine {
         private(set) var begun: [UInt64] = []
-        var inFlightCount: Int { 0 }
+        let inFlight = TransferCounter()
         var isBusy: Bool { false }
         func begin(_ request: PreparedRequest, id: UInt64, receiver: any TransferReceiver) { begun.append(id) }
         func stop(_ id: UInt64) -> TransferProgress? { nil }

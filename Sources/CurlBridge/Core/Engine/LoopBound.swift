@@ -1,18 +1,58 @@
-/// A reference to an object confined to a transport's loop (an engine, say), which any thread
-/// may carry — in a task, a timer, a body stream's wake-up — and only work the loop runs may
-/// open: ``submit(_:)`` is its one way in. What NIO's `NIOLoopBound` is to an event loop.
+/// An object confined to a transport's loop — an engine, the registry, a request, the loop's own
+/// state — which any thread may carry and only the loop's one owner may open. What NIO's
+/// `NIOLoopBound` is to an event loop. It holds the object one of two ways:
 ///
-/// `@unchecked Sendable`: the object is opened only inside work the loop runs, on its one owner.
+/// - `LoopBound(owning: object)`, `LoopBound(owning: object, on: loop)`: strongly. For the loop's
+///   own state, kept in the loop; a request made on its caller's thread and carried to the loop
+///   inside the work that registers it; the registry, which every request, handle, task and timer
+///   of the transport reaches. Two plain references: copying one costs a retain.
+/// - `LoopBound(object, on: loop)`: weakly, object and loop, through one small box — work arriving
+///   after either went away finds nothing. For an engine's tasks, which must not keep it.
+///
+/// Work handed to the loop with ``submit(_:)`` opens it there; the loop's owner may ``open()`` it.
+///
+/// `@unchecked Sendable`: the object is opened only on the loop's one owner, or by its maker before the loop has it.
 struct LoopBound<Object: AnyObject>: @unchecked Sendable {
-    /// The object; weak, so that work arriving after it went away finds nothing.
-    private weak var object: Object?
-    /// The loop it is confined to.
-    private weak var loop: (any RequestLoop)?
+    /// The object, held strongly; `nil` when held weakly.
+    private let ownedObject: Object?
+    /// The loop of a strongly held object, if given.
+    private let ownedLoop: (any RequestLoop)?
+    /// The object and its loop, held weakly; `nil` when held strongly.
+    private let weakReference: WeakReference?
 
-    /// A reference to `object`, confined to `loop`.
+    /// The weak references of the weak form: a box, so that the bound itself is two plain
+    /// references, which the compiler moves and copies as such.
+    private final class WeakReference {
+        weak var object: Object?
+        weak var loop: (any RequestLoop)?
+
+        init(_ object: Object, on loop: any RequestLoop) {
+            self.object = object
+            self.loop = loop
+        }
+    }
+
+    /// A strong reference to `object`, confined to `loop` (if given, for ``submit(_:)``). The
+    /// maker hands the object over: from then on it reaches the object only through this.
+    init(owning object: Object, on loop: (any RequestLoop)? = nil) {
+        ownedObject = object
+        ownedLoop = loop
+        weakReference = nil
+    }
+
+    /// A weak reference to `object`, confined to `loop`.
     init(_ object: Object, on loop: any RequestLoop) {
-        self.object = object
-        self.loop = loop
+        ownedObject = nil
+        ownedLoop = nil
+        weakReference = WeakReference(object, on: loop)
+    }
+
+    /// The object, if it still exists: only on the loop's owner — inside work the loop runs or in
+    /// its own turn — or by the maker of an owned object before the loop has it (a request the
+    /// loop refused).
+    @inline(__always)
+    func open() -> Object? {
+        ownedObject ?? weakReference?.object
     }
 
     /// Hands `work` to the loop, which runs it with the object if the object still exists.
@@ -20,9 +60,9 @@ struct LoopBound<Object: AnyObject>: @unchecked Sendable {
     /// - Returns: `false` when the loop is gone or no longer accepts work.
     @discardableResult
     func submit(_ work: @escaping @Sendable (Object) -> Void) -> Bool {
-        guard let loop else { return false }
+        guard let loop = ownedLoop ?? weakReference?.loop else { return false }
         return loop.submit { [self] in
-            if let object { work(object) }
+            if let object = open() { work(object) }
         }
     }
 }

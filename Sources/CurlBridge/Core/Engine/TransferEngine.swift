@@ -5,8 +5,8 @@
 /// An engine decides nothing about requests: it starts, stops, pauses and resumes transfers when
 /// told, and reports what they do. Confined to the transport's loop, like everything it runs.
 protocol TransferEngine: AnyObject {
-    /// How many transfers are in flight, readable from any thread.
-    var inFlightCount: Int { get }
+    /// How many transfers are in flight: a counter any thread may read (the transport keeps it).
+    var inFlight: TransferCounter { get }
     /// Whether any transfer is in flight (on the loop).
     var isBusy: Bool { get }
     /// Starts a transfer of `request` for request `id`; it reports to `receiver`. A transfer that

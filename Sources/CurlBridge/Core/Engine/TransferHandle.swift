@@ -3,18 +3,17 @@
 struct TransferHandle: Sendable {
     /// The request's number.
     let id: UInt64
-    /// The loop that runs it (held, so a handle kept after the transport went away stays safe).
-    let loop: any RequestLoop
-    /// Where the loop finds the request.
-    let registry: RequestRegistry
+    /// Where the loop finds the request (held weakly: a handle kept after the transport went
+    /// away stays safe, and its commands do nothing).
+    let registry: LoopBound<RequestRegistry>
 
     /// Ends the request; it completes with ``RequestError/Code/cancelled`` unless it already
     /// completed — whether it is in a transfer, waiting between attempts or running interceptors.
-    func cancel() { loop.submit { [registry, id] in registry.cancel(id) } }
+    func cancel() { registry.submit { [id] in $0.cancel(id) } }
 
     /// Stops receiving the body until ``resume()``; the idle timeout does not run meanwhile.
-    func pause() { loop.submit { [registry, id] in registry.engine.pauseReceiving(id) } }
+    func pause() { registry.submit { [id] in $0.engine.pauseReceiving(id) } }
 
     /// Receives the body again after ``pause()`` or a ``BodyChunkVerdict/pause`` verdict.
-    func resume() { loop.submit { [registry, id] in registry.engine.resumeReceiving(id) } }
+    func resume() { registry.submit { [id] in $0.engine.resumeReceiving(id) } }
 }

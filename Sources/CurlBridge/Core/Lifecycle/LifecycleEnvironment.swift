@@ -2,8 +2,8 @@ import HTTPTypes
 
 /// What every request's executor takes from its transport, made once per transport.
 final class LifecycleEnvironment: Sendable {
-    /// The transport's requests in flight, and its engine.
-    let registry: RequestRegistry
+    /// The transport's requests in flight, and its engine, for work handed to the loop.
+    let registry: LoopBound<RequestRegistry>
     /// What requests are prepared with.
     let defaults: RequestDefaults
     /// The configuration's default headers, filtered on hops to another origin.
@@ -19,7 +19,7 @@ final class LifecycleEnvironment: Sendable {
     /// The transport's count of requests and retries.
     let budget: RetryBudgetLedger
 
-    init(registry: RequestRegistry, defaults: RequestDefaults, configuration: Configuration) {
+    init(registry: LoopBound<RequestRegistry>, defaults: RequestDefaults, configuration: Configuration) {
         self.registry = registry
         self.defaults = defaults
         defaultHeaders = configuration.defaultHeaders

@@ -52,7 +52,7 @@ extension RequestExecutor: TransferReceiver {
         let verdict = sink.write(bytes)
         if sink.announcesAtTurnEnd, !awaitsTurnEnd {
             awaitsTurnEnd = true
-            environment.registry.callAtTurnEnd(self)
+            registry?.callAtTurnEnd(self)
         }
         return verdict
     }

@@ -9,13 +9,15 @@ import Foundation
 /// It is also the ``TransferReceiver`` of each of its transfers: heads, body pieces and ends go
 /// through the machine, which routes them (to the consumer, to memory, held, drained).
 ///
-/// Made and started on the caller's thread; from ``RequestRegistry/run(_:sending:)`` on, touched
-/// only by the transport's loop — tasks and timers come back through the loop's inbox, by id.
-/// The caller's thread then reads only its constants and ``interceptors``, which is locked.
-///
-/// `@unchecked Sendable`: its state has one thread at a time, the caller's, then the loop owner's.
-final class RequestExecutor: @unchecked Sendable {
-    let id: UInt64
+/// Made and started on the caller's thread, then handed to the transport's loop inside the work
+/// that registers it (in a ``LoopBound``); from ``RequestRegistry/run(_:sending:)`` on, touched
+/// only by the loop — tasks and timers come back through the loop's inbox, by id. What the
+/// caller's thread still runs after the hand-over (the first adapters, the deadline) is in
+/// ``tasks``, which any thread may hold. Not `Sendable`: it crosses threads only in that one
+/// hand-over.
+final class RequestExecutor {
+    /// What runs off the loop for it: its number, interceptors and timers.
+    let tasks: RequestTasks
     /// Unchecked at run time (no `swift_beginAccess` per event): no two accesses to it overlap.
     /// Its methods do no I/O and call nothing of the executor's; the one caller code they run, a
     /// redirect policy's handler, can reach an executor only through the loop's inbox
@@ -24,22 +26,15 @@ final class RequestExecutor: @unchecked Sendable {
     @exclusivity(unchecked) var machine: RequestStateMachine
     /// The caller's events.
     let downstream: TransferEvents
-    let environment: LifecycleEnvironment
-    /// Client-wide adapters first, then the request's own.
-    let adapters: [any RequestAdapter]
-    /// The request's own retriers first, then the client-wide ones.
-    let retriers: [any RequestRetrier]
     /// The monitors and the request's debug log: one channel.
     private let observers: [any RequestObserver]
     /// Whether monitors want heads (the log does not).
     let hasMonitors: Bool
     /// The running hop's body, when no consumer takes it.
     var memory: MemoryBodySink?
-    /// The task running adapters or retriers, cancelled if the request ends first; `nil` for a
-    /// request that has none (most: no lock to make for them).
-    let interceptors: InterceptorTask?
-    /// Whether the registry holds it (from then on, its events run on the loop).
-    private var isRegistered = false
+    /// The registry holding it, from ``run(in:sending:)`` to its completion (its events then run
+    /// on the loop); `nil` before and after.
+    private(set) var registry: RequestRegistry?
     /// Actions of events that arrived while actions ran (a transfer that ends as it begins), to
     /// perform after them, in order.
     private var pending: [RequestStateMachine.Action] = []
@@ -49,19 +44,19 @@ final class RequestExecutor: @unchecked Sendable {
     var awaitsTurnEnd = false
 
     init(request: Request, id: UInt64, events: TransferEvents, environment: LifecycleEnvironment) {
-        self.id = id
         downstream = events
-        self.environment = environment
-        adapters = request.interceptors.isEmpty
+        let adapters = request.interceptors.isEmpty
             ? environment.adapters : environment.adapters + request.interceptors.filter(\.adaptsRequests)
-        retriers = request.interceptors.isEmpty
+        let retriers = request.interceptors.isEmpty
             ? environment.retriers : request.interceptors.filter(\.decidesRetries) + environment.retriers
         var observers: [any RequestObserver] = environment.monitors.monitors.isEmpty ? [] : [environment.monitors]
         if let log = RequestLog(logger: environment.defaults.logging.logger, options: environment.defaults.logging.options, request: request, id: id) {
             observers.append(log)
         }
         self.observers = observers
-        interceptors = adapters.isEmpty && retriers.isEmpty ? nil : InterceptorTask()
+        tasks = RequestTasks(
+            id: id, environment: environment, adapters: adapters, retriers: retriers,
+            interceptors: adapters.isEmpty && retriers.isEmpty ? nil : InterceptorTask())
         hasMonitors = !environment.monitors.monitors.isEmpty
         let startedAt = MonotonicClock.now
         let total = environment.defaults.timeouts.overridden(by: request.timeouts).total
@@ -73,6 +68,12 @@ final class RequestExecutor: @unchecked Sendable {
             isObserved: !observers.isEmpty, startedAt: startedAt,
             deadline: total.map { startedAt &+ UInt64(max(0, $0.seconds) * 1e9) }))
     }
+
+    /// The request's number.
+    var id: UInt64 { tasks.id }
+
+    /// What the transport gives every request.
+    var environment: LifecycleEnvironment { tasks.environment }
 
     /// The moment of an event.
     var moment: RequestStateMachine.Moment {
@@ -109,12 +110,6 @@ final class RequestExecutor: @unchecked Sendable {
         return launch
     }
 
-    /// Runs what `launch` names on the caller's thread, once the loop holds the request.
-    func launch(_ launch: Launch) {
-        if let (request, context) = launch.adapters { runAdapters(request, context) }
-        if let delay = launch.deadline { arm(.deadline, after: delay) }
-    }
-
     /// Ends a request whose caller was cancelled before it started, on the caller's thread.
     func startCancelled(_ message: String) {
         perform(machine.startCancelled(message, at: moment))
@@ -127,9 +122,9 @@ final class RequestExecutor: @unchecked Sendable {
 
     // MARK: On the loop
 
-    /// The registry holds the request now: its first hop goes to the engine.
-    func run(sending prepared: PreparedRequest?) {
-        isRegistered = true
+    /// `registry` holds the request now: its first hop goes to the engine.
+    func run(in registry: RequestRegistry, sending prepared: PreparedRequest?) {
+        self.registry = registry
         if let prepared { begin(prepared) }
     }
 
@@ -182,22 +177,22 @@ final class RequestExecutor: @unchecked Sendable {
         case .send(let request, _):
             if let prepared = prepare(request) { begin(prepared) }
         case .runAdapters(let request, let context):
-            runAdapters(request, context)
+            tasks.runAdapters(request, context)
         case .runRetriers(let outcome, let request, let context):
-            runRetriers(after: outcome, of: request, context)
+            tasks.runRetriers(after: outcome, of: request, context)
         case .cancelInterceptors:
-            interceptors?.cancel()
+            tasks.interceptors?.cancel()
         case .countRequestInBudget:
             environment.budget.recordRequest(now: machine.setup.startedAt)
         case .withdrawRetryFromBudget:
             let granted = environment.budget.withdrawRetry(now: MonotonicClock.now)
             perform(machine.budgetAnswered(granted: granted, at: moment))
         case .armDeadline(let delay):
-            arm(.deadline, after: delay)
+            tasks.arm(.deadline, after: delay)
         case .wait(let delay, let timer):
-            arm(timer, after: delay)
+            tasks.arm(timer, after: delay)
         case .stopTransfer(let reportsFinalProgress):
-            let progress = environment.registry.engine.stop(id)
+            let progress = registry?.engine.stop(id)
             if reportsFinalProgress, let progress { downstream.onProgress?(progress) }
         case .notify(let event):
             observe(event)
@@ -222,7 +217,8 @@ final class RequestExecutor: @unchecked Sendable {
 
     /// Hands a prepared hop to the engine.
     private func begin(_ prepared: PreparedRequest) {
-        environment.registry.engine.begin(prepared, id: id, receiver: self)
+        guard let registry else { return assertionFailure("request \(id) sent a hop before the loop held it") }
+        registry.engine.begin(prepared, id: id, receiver: self)
     }
 
     func observe(_ event: RequestEvent) {
@@ -236,8 +232,9 @@ final class RequestExecutor: @unchecked Sendable {
         if !observers.isEmpty {
             observe(.completed(machine.setup.original, result, attempts: machine.records.count, duration: duration))
         }
-        interceptors?.end()
-        if isRegistered { environment.registry.remove(id) }
+        tasks.interceptors?.end()
+        registry?.remove(id)
+        registry = nil
         downstream.onComplete(result)
     }
 

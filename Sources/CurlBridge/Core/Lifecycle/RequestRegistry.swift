@@ -6,11 +6,9 @@
 /// The loop's delegate: it holds the engine, tells it what the loop sees, and tells every
 /// request when the transport shuts down.
 ///
-/// `@unchecked Sendable`: off the loop, only ``submit(_:)`` and the engine's in-flight count run.
-final class RequestRegistry: RequestLoopDelegate, @unchecked Sendable {
-    /// The loop; it owns the registry (as its delegate). Weak: a task or timer that outlives a
-    /// closed loop finds none.
-    private weak var loop: (any RequestLoop)?
+/// Confined to the loop, which owns it (as its delegate): other threads reach it through a
+/// ``LoopBound`` (``LifecycleEnvironment/registry``), whose work the loop runs with it.
+final class RequestRegistry: RequestLoopDelegate {
     /// What runs the transfers.
     let engine: any TransferEngine
     private var executors: [UInt64: RequestExecutor] = [:]
@@ -22,15 +20,8 @@ final class RequestRegistry: RequestLoopDelegate, @unchecked Sendable {
     /// list's storage is made again every turn.
     private var toldAtTurnEnd: [RequestExecutor] = []
 
-    init(loop: any RequestLoop, engine: any TransferEngine) {
-        self.loop = loop
+    init(engine: any TransferEngine) {
         self.engine = engine
-    }
-
-    /// Hands `work` to the loop, from any thread; `false` once the loop closed.
-    @discardableResult
-    func submit(_ work: @escaping RequestLoop.Work) -> Bool {
-        loop?.submit(work) ?? false
     }
 
     /// Request `id`, if it has not completed.
@@ -41,7 +32,7 @@ final class RequestRegistry: RequestLoopDelegate, @unchecked Sendable {
     /// Holds `executor` and starts its first hop, if prepared.
     func run(_ executor: RequestExecutor, sending prepared: PreparedRequest?) {
         executors[executor.id] = executor
-        executor.run(sending: prepared)
+        executor.run(in: self, sending: prepared)
         if isShuttingDown { executor.shutdown() }
     }
 

@@ -26,12 +26,13 @@ internal import CCurl
 /// `deinit` runs when no easy handle can be attached any more: the loop and every jar operation
 /// hold a reference while they have one.
 ///
-/// `@unchecked Sendable`: curl reaches the share, from any thread, only under these mutexes.
-final class CurlCookieShare: @unchecked Sendable {
+/// `Sendable` with no check of its own: its two pointers are ``CurlPointer``s, and curl reaches
+/// the share, from any thread, only under the mutexes they point to.
+final class CurlCookieShare: Sendable {
     /// The `CURLSH *`.
-    private let share: UnsafeMutableRawPointer
+    private let shareHandle: CurlPointer<UnsafeMutableRawPointer>
     /// One recursive mutex per `curl_lock_data` value, handed to curl's lock callbacks.
-    private let mutexes: UnsafeMutablePointer<pthread_mutex_t>
+    private let mutexArray: CurlPointer<UnsafeMutablePointer<pthread_mutex_t>>
     /// How many mutexes there are.
     private static let mutexCount = Int(CURL_LOCK_DATA_LAST.rawValue)
 
@@ -43,8 +44,9 @@ final class CurlCookieShare: @unchecked Sendable {
         guard let share = curl_share_init() else {
             throw RequestError(.transportFailure, "curl_share_init returned no handle")
         }
-        self.share = share
-        mutexes = .allocate(capacity: Self.mutexCount)
+        shareHandle = CurlPointer(share)
+        let mutexes = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: Self.mutexCount)
+        mutexArray = CurlPointer(mutexes)
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
         pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
@@ -73,6 +75,11 @@ final class CurlCookieShare: @unchecked Sendable {
             throw error
         }
     }
+
+    /// The `CURLSH *`.
+    private var share: UnsafeMutableRawPointer { shareHandle.raw }
+    /// The first of the mutexes.
+    private var mutexes: UnsafeMutablePointer<pthread_mutex_t> { mutexArray.raw }
 
     deinit {
         // Should an easy handle still be attached (none can be: see the type's comment), curl keeps

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The easy handles a loop keeps between transfers, so that a request does not pay for a fresh
 /// one: `curl_easy_init`'s allocations and initialisation, and the handle's TLS session cache,
 /// which a reused handle keeps. (libcurl 7.88 allocates the receive buffer per transfer either way.)
@@ -17,22 +15,19 @@ final class CurlEasyHandlePool {
     /// Idle handles, most recently used last (taken first: its memory is the warmest).
     private var idle: [CurlEasyHandle] = []
     /// How many transfers began on a reused handle, readable from any thread (a test diagnostic).
-    private let reuses = Atomic<Int>(0)
+    let reuses = TransferCounter()
 
     /// Creates an empty pool keeping at most `capacity` idle handles.
     init(capacity: Int) {
         self.capacity = capacity
     }
 
-    /// How many transfers began on a handle from this pool rather than a fresh one.
-    var reuseCount: Int { reuses.load(ordering: .relaxed) }
-
     /// An idle handle, or a fresh one when there is none.
     ///
     /// - Throws: ``RequestError/Code/transportFailure`` when curl cannot make a handle.
     func take() throws(RequestError) -> CurlEasyHandle {
         guard let handle = idle.popLast() else { return try CurlEasyHandle() }
-        reuses.add(1, ordering: .relaxed)
+        reuses.increment()
         return handle
     }
 

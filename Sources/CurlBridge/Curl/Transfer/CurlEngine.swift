@@ -1,4 +1,3 @@
-import Synchronization
 internal import CCurl
 
 /// Runs transfers on curl: one ``CurlTransfer`` per request in flight, on a pooled easy handle,
@@ -16,7 +15,7 @@ final class CurlEngine: TransferEngine {
     private var transfers: [UInt64: CurlTransfer] = [:]
     /// Easy handles between transfers; none are kept where reuse is unsafe.
     private let handles: CurlEasyHandlePool
-    private let inFlight = Atomic<Int>(0)
+    let inFlight = TransferCounter()
     /// The earliest moment an idle timeout could expire, in `MonotonicClock` nanoseconds.
     private var nextIdleCheck: UInt64?
 
@@ -33,14 +32,12 @@ final class CurlEngine: TransferEngine {
         loop.engine = self
     }
 
-    /// How many transfers began on a reused easy handle (a test diagnostic).
-    var reusedHandleCount: Int { handles.reuseCount }
-
-    var inFlightCount: Int { inFlight.load(ordering: .relaxed) }
+    /// How many transfers began on a reused easy handle (a test diagnostic, read from any thread).
+    var reusedHandles: TransferCounter { handles.reuses }
 
     /// Read at every turn of the loop: the in-flight count (kept with the table, on the loop's
     /// thread) rather than an access to the table.
-    var isBusy: Bool { inFlight.load(ordering: .relaxed) > 0 }
+    var isBusy: Bool { inFlight.own > 0 }
 
     func begin(_ request: PreparedRequest, id: UInt64, receiver: any TransferReceiver) {
         let transfer: CurlTransfer
@@ -62,7 +59,7 @@ final class CurlEngine: TransferEngine {
         }
         assert(transfers[id] == nil, "request \(id) began a second transfer while its first was in flight")
         transfers[id] = transfer
-        inFlight.add(1, ordering: .relaxed)  // with the table: isBusy reads it
+        inFlight.increment()  // with the table: isBusy reads it
         scheduleIdleCheck(for: transfer)
     }
 
@@ -139,7 +136,7 @@ final class CurlEngine: TransferEngine {
         transfer.closeBody()
         handles.recycle(transfer.easy, reusable: reusable)
         transfers[transfer.id] = nil
-        inFlight.subtract(1, ordering: .relaxed)
+        inFlight.decrement()
     }
 
     func failAll(_ error: RequestError) {

@@ -41,8 +41,11 @@ internal import CCurl
 /// access to loop state — or handed to `queue` without ever being released, so each owner's
 /// accesses happen-after the previous owner's.
 ///
-/// `@unchecked Sendable`: curl and the delegate are touched only by the loop's one owner (above).
-final class CurlMultiLoop: RequestLoop, @unchecked Sendable {
+/// `Sendable` with no check of its own: what other threads share is behind ``PosixLock``, the
+/// owner's state (the delegate, the next deadline) is in a ``LoopBound``, and the multi handle is
+/// a ``CurlPointer`` that only the owner uses (and `curl_multi_wakeup`, which curl allows from any
+/// thread, under the inbox lock).
+final class CurlMultiLoop: RequestLoop, Sendable {
 
     /// The loop's lifecycle.
     private enum State {
@@ -65,20 +68,26 @@ final class CurlMultiLoop: RequestLoop, @unchecked Sendable {
         var onClosed: [@Sendable () -> Void] = []
     }
 
+    /// What only the loop's owner touches.
+    private final class OwnerState {
+        /// What runs on the loop; set once, before the first submission.
+        var delegate: (any RequestLoopDelegate)?
+        /// The engine whose transfers curl reports finished: it names itself when made (a stubbed
+        /// transport has none). Weak: the delegate owns it (through the caching engine, with a cache).
+        weak var engine: CurlEngine?
+        /// The next moment the delegate must look again, in `MonotonicClock` nanoseconds.
+        var nextDeadline: UInt64?
+    }
+
     /// The queue that owns the loop whenever no blocking caller drives it.
     let queue: DispatchQueue
     /// The `CURLM *`.
-    private let multi: UnsafeMutableRawPointer
+    private let multiHandle: CurlPointer<UnsafeMutableRawPointer>
     /// Work and the running flag, shared with other threads. A ``PosixLock`` rather than a
     /// `Mutex`, so that ThreadSanitizer sees its ordering (see there).
     private let inbox = PosixLock(Inbox())
-    /// What runs on the loop; set once, before the first submission.
-    var delegate: (any RequestLoopDelegate)!
-    /// The engine whose transfers curl reports finished: it names itself when made (a stubbed
-    /// transport has none). Weak: the delegate owns it (through the caching engine, with a cache).
-    weak var engine: CurlEngine?
-    /// The next moment the delegate must look again, in `MonotonicClock` nanoseconds (owner only).
-    private var nextDeadline: UInt64?
+    /// The owner's state, set up by the loop's maker before the first submission.
+    private let owned = LoopBound(owning: OwnerState())
 
     /// Marks the loops' queues, so the blocking guard can refuse to wait on one of them.
     static let queueKey = DispatchSpecificKey<Bool>()
@@ -91,7 +100,7 @@ final class CurlMultiLoop: RequestLoop, @unchecked Sendable {
         guard let multi = curl_multi_init() else {
             throw RequestError(.transportFailure, "curl_multi_init returned no handle")
         }
-        self.multi = multi
+        multiHandle = CurlPointer(multi)
         self.queue = DispatchQueue(label: label)
         queue.setSpecific(key: Self.queueKey, value: true)
         ccurl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, limits.total)
@@ -99,6 +108,25 @@ final class CurlMultiLoop: RequestLoop, @unchecked Sendable {
         if limits.idleCached > 0 {
             ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, limits.idleCached)
         }
+    }
+
+    /// The `CURLM *`.
+    private var multi: UnsafeMutableRawPointer { multiHandle.raw }
+
+    /// The owner's state: only on the owner, or by the maker before the first submission.
+    private var state: OwnerState { owned.open().unsafelyUnwrapped }
+
+    /// What runs on the loop; set once by its maker, before the first submission.
+    var delegate: any RequestLoopDelegate {
+        get { state.delegate! }
+        set { state.delegate = newValue }
+    }
+
+    /// The engine whose transfers curl reports finished; it names itself when made, before the
+    /// first submission.
+    var engine: CurlEngine? {
+        get { state.engine }
+        set { state.engine = newValue }
     }
 
     deinit {
@@ -210,20 +238,22 @@ final class CurlMultiLoop: RequestLoop, @unchecked Sendable {
 
     /// One turn of the loop (see the type's comment); `false` once the loop has stopped.
     private func turn() -> Bool {
+        let state = self.state
+        let delegate = state.delegate!
         if delegate.isBusy {
-            let polled = curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(), nil)
+            let polled = curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(until: state.nextDeadline), nil)
             if polled != CURLM_OK { delegate.loopDidFail(multiError(polled, during: "curl_multi_poll")) }
         }
         // Deadlines are judged as of a moment before the inbox is taken: work submitted by then
         // (a cancel made before a deadline passed) runs first, however long this turn takes.
         let now = MonotonicClock.now
-        guard let work = takeWorkOrStop() else { return false }
+        guard let work = takeWorkOrStop(delegate) else { return false }
         for item in work { item() }
         var running: Int32 = 0
         let performed = curl_multi_perform(multi, &running)
         if performed != CURLM_OK { delegate.loopDidFail(multiError(performed, during: "curl_multi_perform")) }
-        readFinishedTransfers()
-        nextDeadline = delegate.turnDidEnd(now: now)
+        readFinishedTransfers(state)
+        state.nextDeadline = delegate.turnDidEnd(now: now)
         return true
     }
 
@@ -239,7 +269,7 @@ final class CurlMultiLoop: RequestLoop, @unchecked Sendable {
 
     /// The pending work; or `nil` — after marking the loop idle, and closing it if shutting down
     /// with nothing left — when there is none and nothing is in flight.
-    private func takeWorkOrStop() -> [Work]? {
+    private func takeWorkOrStop(_ delegate: any RequestLoopDelegate) -> [Work]? {
         let isBusy = delegate.isBusy
         let isDrained = !isBusy && delegate.isDrained
         if !isBusy { delegate.loopWillRest() }  // before letting go: the delegate's state is ours until then
@@ -272,19 +302,19 @@ final class CurlMultiLoop: RequestLoop, @unchecked Sendable {
         }
     }
 
-    /// Hands each transfer curl finished to its engine.
-    private func readFinishedTransfers() {
+    /// Hands each transfer curl finished to the engine (in the owner's `state`).
+    private func readFinishedTransfers(_ state: OwnerState) {
         var remaining: Int32 = 0
         while let message = curl_multi_info_read(multi, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
-            engine?.transferDidFinish(easy, message.pointee.data.result)
+            state.engine?.transferDidFinish(easy, message.pointee.data.result)
         }
     }
 
-    /// How long `curl_multi_poll` may sleep: until the delegate's next deadline, at most a second
-    /// (curl shortens it further for its own timers).
-    private func pollTimeoutMilliseconds() -> Int32 {
-        guard let deadline = nextDeadline else { return 1000 }
+    /// How long `curl_multi_poll` may sleep: until `deadline`, the delegate's next, at most a
+    /// second (curl shortens it further for its own timers).
+    private func pollTimeoutMilliseconds(until deadline: UInt64?) -> Int32 {
+        guard let deadline else { return 1000 }
         let now = MonotonicClock.now
         guard deadline > now else { return 0 }
         return Int32(min(1000, (deadline - now + 999_999) / 1_000_000))

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import Synchronization
 
 /// The engine of a transport with an ``HTTPCache``: it asks ``CacheLookup`` what to do with each
 /// request, then answers from the cache, sends it to the engine beneath (curl's or a stub's) —
@@ -15,7 +14,7 @@ import Synchronization
 /// for them (a ``PendingCacheLookup``) while the cache's lookup queue reads them, and they come
 /// back as work submitted to the loop. Writes only change the store's index (in memory) on the
 /// loop; a disk store writes its files on its own queue. A lookup begun after a store returned
-/// therefore sees what it stored. Confined to the loop, but for ``inFlightCount``; the loop's
+/// therefore sees what it stored. Confined to the loop, but for its ``inFlight`` counter; the loop's
 /// work reaches it through a ``LoopBound``.
 final class CachingEngine: TransferEngine {
     let cache: HTTPCache
@@ -30,21 +29,21 @@ final class CachingEngine: TransferEngine {
     /// The number of the last lookup begun: an answer for a stopped lookup (whose id may have
     /// begun again) finds another number, and is dropped.
     private var lastLookupNumber: UInt64 = 0
-    /// How many stored responses are being played.
-    private let playing = Atomic<Int>(0)
+    /// How many stored responses are being played (its own part), plus the inner engine's
+    /// transfers in flight.
+    let inFlight: TransferCounter
 
     init(cache: HTTPCache, inner: any TransferEngine, loop: any RequestLoop, partitioner: CachePartitioner) {
         self.cache = cache
         self.inner = inner
         self.loop = loop
         self.partitioner = partitioner
+        inFlight = TransferCounter(adding: inner.inFlight)
     }
-
-    var inFlightCount: Int { inner.inFlightCount + playing.load(ordering: .relaxed) }
 
     /// Busy while a transfer, a playback or a store lookup is under way: a request waiting for its
     /// lookup keeps a shutting-down loop polling (woken by the answer), not spinning.
-    var isBusy: Bool { inner.isBusy || playing.load(ordering: .relaxed) > 0 || !lookups.isEmpty }
+    var isBusy: Bool { inner.isBusy || inFlight.own > 0 || !lookups.isEmpty }
 
     /// This engine, for work handed to its loop.
     private var bound: LoopBound<CachingEngine> { LoopBound(self, on: loop) }
@@ -142,7 +141,7 @@ final class CachingEngine: TransferEngine {
         exchange.playedResponse = Response(
             status: head.status, headerFields: fields, body: Data(), url: head.url, httpVersion: head.httpVersion,
             metrics: metrics, requestMethod: exchange.prepared.method, requestAccept: exchange.prepared.accept)
-        playing.add(1, ordering: .relaxed)
+        inFlight.increment()
         let (id, identity) = (exchange.id, ObjectIdentifier(exchange))
         bound.submit { engine in
             // Unless it was stopped meanwhile (and the id perhaps begun again).
@@ -171,7 +170,7 @@ final class CachingEngine: TransferEngine {
     private func removePlaying(_ id: UInt64) -> CacheExchange? {
         guard let exchange = exchanges[id], exchange.playback != nil else { return nil }
         exchanges[id] = nil
-        playing.subtract(1, ordering: .relaxed)
+        inFlight.decrement()
         return exchange
     }
 

@@ -1,9 +1,8 @@
 import Foundation
-import Synchronization
 
 /// What a stubbed transport runs instead of curl transfers: each request's stub answers in a task
 /// of its own, and the answer comes back to the loop to be played to the transfer's receiver
-/// (see ``StubExchange``). Confined to the loop, but for ``inFlightCount``: the answering tasks
+/// (see ``StubExchange``). Confined to the loop, but for its ``inFlight`` counter: the answering tasks
 /// reach it only through a ``LoopBound``.
 final class StubEngine: TransferEngine {
     /// Answers a request; see ``Transport/init(configuration:stub:)``.
@@ -14,14 +13,12 @@ final class StubEngine: TransferEngine {
     /// In flight, by request id.
     private var exchanges: [UInt64: StubExchange] = [:]
     private var nextToken: UInt64 = 0
-    private let inFlight = Atomic<Int>(0)
+    let inFlight = TransferCounter()
 
     init(loop: any RequestLoop, handler: @escaping Handler) {
         self.loop = loop
         self.handler = handler
     }
-
-    var inFlightCount: Int { inFlight.load(ordering: .relaxed) }
 
     var isBusy: Bool { !exchanges.isEmpty }
 
@@ -29,7 +26,7 @@ final class StubEngine: TransferEngine {
         nextToken += 1
         let exchange = StubExchange(token: nextToken, request: request, receiver: receiver)
         exchanges[id] = exchange
-        inFlight.add(1, ordering: .relaxed)
+        inFlight.increment()
         let handler = handler
         let token = nextToken
         let engine = LoopBound(self, on: loop)
@@ -76,7 +73,7 @@ final class StubEngine: TransferEngine {
     /// Takes exchange `id` out of the table, stopping its stub.
     private func remove(_ id: UInt64) -> StubExchange? {
         guard let exchange = exchanges.removeValue(forKey: id) else { return nil }
-        inFlight.subtract(1, ordering: .relaxed)
+        inFlight.decrement()
         exchange.answering?.cancel()
         return exchange
     }
