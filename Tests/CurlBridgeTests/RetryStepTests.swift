@@ -99,4 +99,13 @@ struct RetryStepTests {
         let unlimited = RetryBudgetLedger(.unlimited)
         #expect((0..<1000).allSatisfy { _ in unlimited.withdrawRetry(now: start) })
     }
+
+    @Test("The public decision retries a connection lost after response bytes only when the next try continues them")
+    func publicDecisionContinuesReceivedBytes() {
+        var policy = policy
+        policy.retryableErrors.insert(.connectionLost)
+        let lost = failure(.connectionLost, afterResponseBytes: true)
+        #expect(policy.retryDelay(after: lost, attempt: 1, jitter: 0.5, now: now) == nil)
+        #expect(policy.retryDelay(after: lost, attempt: 1, continuesReceivedBytes: true, jitter: 0.5, now: now) == .milliseconds(500))
+    }
 }

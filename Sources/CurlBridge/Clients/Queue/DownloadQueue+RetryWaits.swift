@@ -21,7 +21,8 @@ extension DownloadQueue {
             return true
         }
         guard isCurrent else { return }
-        timers.asyncAfter(deadline: .now() + .nanoseconds(delay.timerNanoseconds), execute: item)
+        // Dispatch clamps a deadline in seconds that would overflow (a `Retry-After` of centuries).
+        timers.asyncAfter(deadline: .now() + delay / .seconds(1), execute: item)
     }
 
     /// The backoff waits not yet run out or cancelled (a test's check that none is left).

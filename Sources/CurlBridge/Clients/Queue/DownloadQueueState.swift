@@ -56,7 +56,7 @@ struct DownloadQueueState {
     /// Whether, and after how long, a failed transfer starts again.
     let retries: RetryPolicy
     /// The jitter and wall clock the retry decisions read.
-    let readings: RequestStateMachine.Readings
+    let readings: Readings
     private(set) var nextID: UInt64 = 1
     /// The last backoff timer handed out: each wait has its own, so a late one is told apart.
     private var lastTimer: UInt64 = 0
@@ -66,7 +66,7 @@ struct DownloadQueueState {
     /// the next queue on the directory.
     private(set) var isClosing = false
 
-    init(concurrency: Int, retries: RetryPolicy, readings: RequestStateMachine.Readings = .system) {
+    init(concurrency: Int, retries: RetryPolicy, readings: Readings = .system) {
         self.concurrency = max(1, concurrency)
         self.retries = retries
         self.readings = readings
@@ -345,7 +345,7 @@ struct DownloadQueueState {
             } else if error.isDiskFull {
                 entry.download.state = .paused
                 actions.append(.journal(.init(operation: .pause, id: id)))
-            } else if case .retry(let delay) = retryStep(after: error, attempt: entry.failures + 1) {
+            } else if let delay = retryDelay(after: error, attempt: entry.failures + 1) {
                 entry.failures += 1
                 entry.download.state = .waiting
                 lastTimer += 1
@@ -384,17 +384,15 @@ struct DownloadQueueState {
         return actions
     }
 
-    /// The ``RetryPolicy``'s decision about a transfer that failed with `error` on its
-    /// `attempt`th try in a row: a `GET` whose next try continues from the bytes on disk, with no
-    /// total timeout spanning the tries. An error status is judged as the response it carries,
-    /// so that the policy's status codes and the server's `Retry-After` apply.
-    func retryStep(after error: RequestError, attempt: Int) -> RetryStep {
+    /// The ``RetryPolicy``'s wait before the next try of a transfer that failed with `error` on
+    /// its `attempt`th try in a row, or `nil` when it is not retried: the next try continues from
+    /// the bytes on disk. An error status is judged as the response it carries, so that the
+    /// policy's status codes and the server's `Retry-After` apply.
+    func retryDelay(after error: RequestError, attempt: Int) -> Duration? {
         let outcome: AttemptOutcome =
             if error.code == .unacceptableStatus, let response = error.response { .response(response) } else { .failure(error) }
-        let situation = RetryStep.Situation(
-            attempt: attempt, isIdempotent: true, isRewindable: true, timeLeft: nil, jitter: readings.jitter(), now: readings.date(),
-            continuesReceivedBytes: true)
-        return RetryStep.decide(outcome, policy: retries, situation: situation)
+        return retries.retryDelay(
+            after: outcome, attempt: attempt, continuesReceivedBytes: true, jitter: readings.jitter(), now: readings.date())
     }
 
     /// The whole queue's progress.
@@ -403,7 +401,7 @@ struct DownloadQueueState {
         let lengths = counted.map(\.expectedLength)
         return DownloadQueueProgress(
             downloads: counted.count, finished: counted.filter { $0.state == .finished }.count,
-            bytesOnDisk: counted.reduce(0) { $0.addingSaturated($1.bytesOnDisk) },
-            expectedBytes: lengths.contains(nil) ? nil : lengths.reduce(0) { $0.addingSaturated($1 ?? 0) })
+            bytesOnDisk: counted.reduce(0) { ByteCount.sum($0, $1.bytesOnDisk) },
+            expectedBytes: lengths.contains(nil) ? nil : lengths.reduce(0) { ByteCount.sum($0, $1 ?? 0) })
     }
 }
