@@ -32,7 +32,8 @@ extension ResumeData {
     ///   instead — or the file cannot be trusted, read or moved.
     public func finishFromDisk(expectedSHA256: String? = nil, computesSHA256: Bool = false) throws(RequestError) -> String? {
         guard let length = expectedLength, isComplete else {
-            throw RequestError(.fileIO, "the partial file holds \(bytesOnDisk) bytes of \(expectedLength.map(String.init) ?? "an unknown length"): resume the download", url: url)
+            let announced = expectedLength.map(String.init) ?? "an unknown length"
+            throw RequestError(.fileIO, "the partial file holds \(bytesOnDisk) bytes of \(announced): resume the download", url: url)
         }
         try check(resumingTo: destination)
         let hashes = computesSHA256 || expectedSHA256 != nil
