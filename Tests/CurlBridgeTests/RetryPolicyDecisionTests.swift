@@ -1,6 +1,5 @@
 import CurlBridge
 import Foundation
-import HTTPTypes
 import Testing
 
 /// ``RetryPolicy/retryDelay(after:attempt:continuesReceivedBytes:jitter:now:)``: the retry
@@ -9,16 +8,6 @@ import Testing
 struct RetryPolicyDecisionTests {
     private let policy = RetryPolicy(maximumAttempts: 3, baseDelay: .seconds(1), maximumDelay: .seconds(4), maximumRetryAfter: .seconds(30))
     private let now = Date(timeIntervalSince1970: 1_000_000)
-
-    private func response(_ status: Int, retryAfter: String? = nil) -> AttemptOutcome {
-        var fields = HTTPFields()
-        if let retryAfter { fields[.retryAfter] = retryAfter }
-        return .response(Response(
-            status: .init(code: status), headerFields: fields, body: Data(), url: "http://h/", httpVersion: .http1_1,
-            metrics: TransferMetrics(
-                nameLookup: .zero, connect: .zero, tlsHandshake: .zero, preTransfer: .zero, firstByte: .zero, total: .zero,
-                bytesSent: 0, bytesReceived: 0, headerBytes: 0, reusedConnection: false, localPort: 0, remoteAddress: "", remotePort: 0)))
-    }
 
     @Test("A retryable failure waits the jittered backoff, which doubles per try up to the maximum")
     func backoffGrows() {
@@ -31,13 +20,13 @@ struct RetryPolicyDecisionTests {
     @Test("Not retried: an error or status the policy does not list, or the last attempt")
     func notRetried() {
         #expect(policy.retryDelay(after: .failure(RequestError(.invalidURL, "bad")), attempt: 1, jitter: 0.5, now: now) == nil)
-        #expect(policy.retryDelay(after: response(404), attempt: 1, jitter: 0.5, now: now) == nil)
-        #expect(policy.retryDelay(after: response(503), attempt: 3, jitter: 0.5, now: now) == nil)
+        #expect(policy.retryDelay(after: responseOutcome(404), attempt: 1, jitter: 0.5, now: now) == nil)
+        #expect(policy.retryDelay(after: responseOutcome(503), attempt: 3, jitter: 0.5, now: now) == nil)
     }
 
     @Test("A response's Retry-After is the wait, unless it asks for more than maximumRetryAfter")
     func retryAfter() {
-        #expect(policy.retryDelay(after: response(503, retryAfter: "7"), attempt: 1, jitter: 0.5, now: now) == .seconds(7))
-        #expect(policy.retryDelay(after: response(429, retryAfter: "31"), attempt: 1, jitter: 0.5, now: now) == nil)
+        #expect(policy.retryDelay(after: responseOutcome(503, retryAfter: "7"), attempt: 1, jitter: 0.5, now: now) == .seconds(7))
+        #expect(policy.retryDelay(after: responseOutcome(429, retryAfter: "31"), attempt: 1, jitter: 0.5, now: now) == nil)
     }
 }
