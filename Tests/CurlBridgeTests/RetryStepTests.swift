@@ -13,16 +13,6 @@ struct RetryStepTests {
         RetryStep.Situation(attempt: attempt, isIdempotent: idempotent, isRewindable: rewindable, timeLeft: timeLeft, jitter: jitter, now: now)
     }
 
-    private func response(_ status: Int, retryAfter: String? = nil) -> AttemptOutcome {
-        var fields = HTTPFields()
-        if let retryAfter { fields[.retryAfter] = retryAfter }
-        return .response(Response(
-            status: .init(code: status), headerFields: fields, body: Data(), url: "http://h/", httpVersion: .http1_1,
-            metrics: TransferMetrics(
-                nameLookup: .zero, connect: .zero, tlsHandshake: .zero, preTransfer: .zero, firstByte: .zero, total: .zero,
-                bytesSent: 0, bytesReceived: 0, headerBytes: 0, reusedConnection: false, localPort: 0, remoteAddress: "", remotePort: 0)))
-    }
-
     private func failure(_ code: RequestError.Code, afterResponseBytes: Bool = false) -> AttemptOutcome {
         var error = RequestError(code, "test")
         error.receivedResponseBytes = afterResponseBytes
@@ -31,12 +21,12 @@ struct RetryStepTests {
 
     @Test("retryable statuses retry with full-jitter backoff; others are delivered", arguments: [408, 429, 500, 502, 503, 504])
     func retryableStatuses(status: Int) {
-        #expect(RetryStep.decide(response(status), policy: policy, situation: situation()) == .retry(after: .milliseconds(500)))
+        #expect(RetryStep.decide(responseOutcome(status), policy: policy, situation: situation()) == .retry(after: .milliseconds(500)))
     }
 
     @Test("other statuses and successes are delivered with no denial", arguments: [200, 301, 400, 401, 404, 501])
     func otherStatuses(status: Int) {
-        #expect(RetryStep.decide(response(status), policy: policy, situation: situation()) == .deliver(denial: nil))
+        #expect(RetryStep.decide(responseOutcome(status), policy: policy, situation: situation()) == .deliver(denial: nil))
     }
 
     @Test("the backoff ceiling doubles per retry up to the maximum; jitter picks within it")
@@ -62,24 +52,24 @@ struct RetryStepTests {
 
     @Test("limits deny a retry the policy would make, and say which")
     func denials() {
-        #expect(RetryStep.decide(response(503), policy: policy, situation: situation(attempt: 3)) == .deliver(denial: .attemptsExhausted))
-        #expect(RetryStep.decide(response(503), policy: policy, situation: situation(idempotent: false)) == .deliver(denial: .notIdempotent))
-        #expect(RetryStep.decide(response(503), policy: policy, situation: situation(rewindable: false)) == .deliver(denial: .bodyNotRewindable))
-        #expect(RetryStep.decide(response(503), policy: policy, situation: situation(timeLeft: .milliseconds(400))) == .deliver(denial: .deadline))
-        #expect(RetryStep.decide(response(503), policy: .none, situation: situation()) == .deliver(denial: .attemptsExhausted))
+        #expect(RetryStep.decide(responseOutcome(503), policy: policy, situation: situation(attempt: 3)) == .deliver(denial: .attemptsExhausted))
+        #expect(RetryStep.decide(responseOutcome(503), policy: policy, situation: situation(idempotent: false)) == .deliver(denial: .notIdempotent))
+        #expect(RetryStep.decide(responseOutcome(503), policy: policy, situation: situation(rewindable: false)) == .deliver(denial: .bodyNotRewindable))
+        #expect(RetryStep.decide(responseOutcome(503), policy: policy, situation: situation(timeLeft: .milliseconds(400))) == .deliver(denial: .deadline))
+        #expect(RetryStep.decide(responseOutcome(503), policy: .none, situation: situation()) == .deliver(denial: .attemptsExhausted))
     }
 
     @Test("Retry-After in seconds or as an HTTP-date replaces the backoff; beyond the cap, no retry")
     func retryAfter() {
-        #expect(RetryStep.decide(response(503, retryAfter: "7"), policy: policy, situation: situation()) == .retry(after: .seconds(7)))
-        #expect(RetryStep.decide(response(429, retryAfter: " 0 "), policy: policy, situation: situation()) == .retry(after: .zero))
+        #expect(RetryStep.decide(responseOutcome(503, retryAfter: "7"), policy: policy, situation: situation()) == .retry(after: .seconds(7)))
+        #expect(RetryStep.decide(responseOutcome(429, retryAfter: " 0 "), policy: policy, situation: situation()) == .retry(after: .zero))
         let inTwelveSeconds = "Mon, 12 Jan 1970 13:46:52 GMT"  // now + 12 s
-        #expect(RetryStep.decide(response(503, retryAfter: inTwelveSeconds), policy: policy, situation: situation()) == .retry(after: .seconds(12)))
-        #expect(RetryStep.decide(response(503, retryAfter: "Mon, 01 Jan 1970 00:00:00 GMT"), policy: policy, situation: situation()) == .retry(after: .zero))
-        #expect(RetryStep.decide(response(503, retryAfter: "31"), policy: policy, situation: situation()) == .deliver(denial: .retryAfterTooLong))
-        #expect(RetryStep.decide(response(503, retryAfter: "99999999999999999999999"), policy: policy, situation: situation()) == .deliver(denial: .retryAfterTooLong))
-        #expect(RetryStep.decide(response(503, retryAfter: "soon"), policy: policy, situation: situation()) == .retry(after: .milliseconds(500)))
-        #expect(RetryStep.decide(response(503, retryAfter: "20"), policy: policy, situation: situation(timeLeft: .seconds(19))) == .deliver(denial: .deadline))
+        #expect(RetryStep.decide(responseOutcome(503, retryAfter: inTwelveSeconds), policy: policy, situation: situation()) == .retry(after: .seconds(12)))
+        #expect(RetryStep.decide(responseOutcome(503, retryAfter: "Mon, 01 Jan 1970 00:00:00 GMT"), policy: policy, situation: situation()) == .retry(after: .zero))
+        #expect(RetryStep.decide(responseOutcome(503, retryAfter: "31"), policy: policy, situation: situation()) == .deliver(denial: .retryAfterTooLong))
+        #expect(RetryStep.decide(responseOutcome(503, retryAfter: "99999999999999999999999"), policy: policy, situation: situation()) == .deliver(denial: .retryAfterTooLong))
+        #expect(RetryStep.decide(responseOutcome(503, retryAfter: "soon"), policy: policy, situation: situation()) == .retry(after: .milliseconds(500)))
+        #expect(RetryStep.decide(responseOutcome(503, retryAfter: "20"), policy: policy, situation: situation(timeLeft: .seconds(19))) == .deliver(denial: .deadline))
     }
 
     @Test("the budget allows its floor plus its ratio of requests within the window, then refuses, then recovers")
@@ -98,5 +88,14 @@ struct RetryStepTests {
         #expect(!ledger.withdrawRetry(now: start + 12 * second))
         let unlimited = RetryBudgetLedger(.unlimited)
         #expect((0..<1000).allSatisfy { _ in unlimited.withdrawRetry(now: start) })
+    }
+
+    @Test("The public decision retries a connection lost after response bytes only when the next try continues them")
+    func publicDecisionContinuesReceivedBytes() {
+        var policy = policy
+        policy.retryableErrors.insert(.connectionLost)
+        let lost = failure(.connectionLost, afterResponseBytes: true)
+        #expect(policy.retryDelay(after: lost, attempt: 1, jitter: 0.5, now: now) == nil)
+        #expect(policy.retryDelay(after: lost, attempt: 1, continuesReceivedBytes: true, jitter: 0.5, now: now) == .milliseconds(500))
     }
 }

@@ -115,4 +115,31 @@ struct QueueRetryTests {
         #expect(finished.state == .finished && FlakyRoute.requestCount(key: harness.key) == 2)
         await reopened.close()
     }
+
+    @Test("A backoff timer of an earlier wait that runs out late starts nothing; the download starts once, when its current wait ends")
+    func staleTimerStartsNothing() async throws {
+        let harness = try await harness()
+        defer { harness.scratch.remove() }
+        let queue = try await harness.queue(policy(attempts: 3, base: .seconds(3600)))
+        let id = try await harness.enqueue(queue, failures: 2)
+        try await waitFor("the first backoff") { queue.pendingRetryWaits == 1 }
+        let earlier = try #require(queue.state.withLock { $0.machine.entries[id]?.retryTimer })
+        try await offThePool { queue.pause(id) }
+        try await offThePool { queue.resume(id) }
+        try await waitFor("the second failure's backoff") {
+            FlakyRoute.requestCount(key: harness.key) == 2 && queue.pendingRetryWaits == 1
+        }
+        let current = try #require(queue.state.withLock { $0.machine.entries[id]?.retryTimer })
+        #expect(current != earlier)
+        // The earlier wait's timer had begun to run when the pause cancelled it: it runs out now.
+        try await offThePool { queue.retryWaitRanOut(id, timer: earlier) }
+        #expect(queue.download(id)?.state == .waiting && queue.pendingRetryWaits == 1)
+        #expect(queue.state.withLock { $0.machine.entries[id]?.retryTimer } == current)
+        #expect(FlakyRoute.requestCount(key: harness.key) == 2, "nothing started")
+        try await offThePool { queue.retryWaitRanOut(id, timer: current) }
+        let finished = try await harness.wait(queue, for: id)
+        #expect(finished.state == .finished && FlakyRoute.requestCount(key: harness.key) == 3, "started once")
+        #expect(queue.pendingRetryWaits == 0)
+        await queue.close()
+    }
 }

@@ -8,20 +8,25 @@ extension DownloadQueue {
     /// close), so every timer that runs is one a later decision can cancel.
     func waitToRetry(_ id: UInt64, _ delay: Duration, timer: UInt64) {
         retryWaitDecided(id, delay)
-        let item = DispatchWorkItem { [weak self] in
-            guard let self else { return }
-            state.withLock { shared in
-                if shared.retryWaits[id]?.timer == timer { shared.retryWaits[id] = nil }
-            }
-            act { $0.retryWaitEnded(id, timer: timer) }
-        }
+        let item = DispatchWorkItem { [weak self] in self?.retryWaitRanOut(id, timer: timer) }
         let isCurrent = state.withLock { shared in
             guard shared.phase == .open, shared.machine.entries[id]?.retryTimer == timer else { return false }
             shared.retryWaits[id] = (timer, item)
             return true
         }
         guard isCurrent else { return }
-        timers.asyncAfter(deadline: .now() + .nanoseconds(delay.timerNanoseconds), execute: item)
+        // Dispatch clamps a deadline in seconds that would overflow (a `Retry-After` of centuries).
+        timers.asyncAfter(deadline: .now() + delay / .seconds(1), execute: item)
+    }
+
+    /// Download `id`'s backoff `timer` ran out. It may be a timer of an earlier wait that had
+    /// already started running when a pause, a cancel or a newer wait ended it: the machine then
+    /// changes nothing, and the download's current wait stays.
+    func retryWaitRanOut(_ id: UInt64, timer: UInt64) {
+        state.withLock { shared in
+            if shared.retryWaits[id]?.timer == timer { shared.retryWaits[id] = nil }
+        }
+        act { $0.retryWaitEnded(id, timer: timer) }
     }
 
     /// The backoff waits not yet run out or cancelled (a test's check that none is left).

@@ -52,7 +52,7 @@ public final class DownloadQueue: Sendable {
     /// Gives the request of a download this process did not enqueue.
     let rejoinedRequest: RejoinedRequest?
     /// Everything that changes, under one lock.
-    let state: PosixLock<Shared>
+    let state: QueueLock<Shared>
     /// Flushes a journal descriptor to the disk: `fsync`, or a test's stand-in that holds it.
     let sync: @Sendable (Int32) -> Int32
     /// Where events are delivered, in order.
@@ -112,7 +112,7 @@ public final class DownloadQueue: Sendable {
     /// whose retry decisions read `readings`, and which tells `retryWaitDecided` of each backoff.
     init(
         stateDirectory: URL, transport: Transport, options: Options = Options(), rejoinedRequest: RejoinedRequest? = nil,
-        readings: RequestStateMachine.Readings = .system,
+        readings: DownloadQueueState.Readings = .system,
         retryWaitDecided: @escaping @Sendable (_ id: UInt64, _ delay: Duration) -> Void = { _, _ in },
         sync: @escaping @Sendable (Int32) -> Int32
     ) throws(RequestError) {
@@ -130,7 +130,7 @@ public final class DownloadQueue: Sendable {
             guard let entry = machine.entries[id], !entry.download.state.isFinal else { continue }
             recovery.rejoined += 1
             let tidied = Self.rejoin(entry, computesSHA256: options.computesSHA256)
-            recovery.discardedBytes = recovery.discardedBytes.addingSaturated(tidied.discarded)
+            recovery.discardedBytes = ByteCount.sum(recovery.discardedBytes, tidied.discarded)
             switch tidied.outcome {
             case .unfinished:
                 break
@@ -148,7 +148,7 @@ public final class DownloadQueue: Sendable {
             throw error
         }
         self.recovery = recovery
-        state = PosixLock(Shared(machine: machine, journal: opened.journal))
+        state = QueueLock(Shared(machine: machine, journal: opened.journal))
         perform(state.withLock { $0.machine.schedule() })
     }
 

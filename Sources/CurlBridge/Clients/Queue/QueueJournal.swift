@@ -220,13 +220,27 @@ struct QueueJournal {
             data.append(line)
             data.append(UInt8(ascii: "\n"))
         }
-        let failure = data.withUnsafeBytes { writeAll($0, to: descriptor) }
+        let failure = Self.append(data, to: descriptor)
         guard failure == nil, !flushing || fsync(descriptor) == 0 else {
             let code = failure ?? errno
             _ = ftruncate(descriptor, start)
             throw Self.fileError(code, "cannot write the queue's journal \(url.path)")
         }
         return start + off_t(data.count)
+    }
+
+    /// Writes all of `data` at `descriptor`'s position (the journal's end), writing again after a
+    /// signal interrupted a write; returns `nil`, or the `errno` of the write that failed (`EIO`
+    /// for one that wrote nothing).
+    private static func append(_ data: Data, to descriptor: Int32) -> Int32? {
+        var rest = data[...]
+        while !rest.isEmpty {
+            let written = rest.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return written < 0 ? errno : EIO }
+            rest = rest.dropFirst(written)
+        }
+        return nil
     }
 
     fileprivate static func fileError(_ code: Int32, _ what: String) -> RequestError {

@@ -3,8 +3,9 @@ import Foundation
 import Glibc
 #endif
 
-/// A directory that only this process's user can change: where the library keeps state that must
-/// not be turned by anyone else — a download queue's journal, a disk cache's entries.
+/// A directory that only this process's user can change: where state is kept that must not be
+/// turned by anyone else — a download queue's journal, a disk cache's entries, a program's own
+/// saved ``ResumeData`` (which holds a URL's query).
 ///
 /// Opening creates it `0700` when it is missing. An existing one is used only when it is a real
 /// directory (not a symbolic link), owned by the effective user and not writable by its group or
@@ -15,19 +16,21 @@ import Glibc
 ///
 /// Names are single path components; anything else (`a/b`, `..`, an empty name) is refused, never
 /// resolved.
-final class PrivateDirectory: Sendable {
+public final class PrivateDirectory: Sendable {
     /// Where the directory is.
-    let url: URL
+    public let url: URL
     /// Its descriptor, open for as long as this value lives.
     private let descriptor: Int32
 
     /// Opens the directory at `url` (creating it and any missing parent), or says why it cannot
     /// be trusted.
     ///
-    /// - Parameter role: What the directory is for, as error messages name it ("cache directory").
+    /// - Parameters:
+    ///   - url: The directory.
+    ///   - role: What the directory is for, as error messages name it ("cache directory").
     /// - Throws: ``RequestError/Code/fileIO`` when it cannot be created or opened, or is a symbolic
     ///   link, not a directory, another user's, or writable by group or others.
-    init(opening url: URL, role: String) throws(RequestError) {
+    public init(opening url: URL, role: String) throws(RequestError) {
         let path = url.standardizedFileURL.path
         self.url = URL(fileURLWithPath: path, isDirectory: true)
         try Self.create(path, role: role)
@@ -89,7 +92,7 @@ final class PrivateDirectory: Sendable {
 
     /// Opens `name` with `flags` (plus `O_NOFOLLOW` and `O_CLOEXEC`), creating it `0600` when
     /// `flags` say so; returns the descriptor or the `errno`. A name that is not plain is `EINVAL`.
-    func openFile(_ name: String, _ flags: Int32) -> Result<Int32, POSIXError> {
+    public func openFile(_ name: String, _ flags: Int32) -> Result<Int32, POSIXError> {
         guard Self.isPlainName(name) else { return .failure(POSIXError(.EINVAL)) }
         let file = openat(descriptor, name, flags | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard file >= 0 else { return .failure(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)) }
@@ -107,7 +110,7 @@ final class PrivateDirectory: Sendable {
     /// nothing has that name, the `errno` when it cannot be read or is not a regular file (`ELOOP`
     /// for a symbolic link, `EISDIR` for a directory, `EINVAL` for anything else) — for a caller
     /// that must tell a missing file from one it may not trust.
-    func contents(of name: String, limit: Int = .max) -> Result<Data?, POSIXError> {
+    public func contents(of name: String, limit: Int = .max) -> Result<Data?, POSIXError> {
         let file: Int32
         switch openFile(name, O_RDONLY | O_NONBLOCK) {
         case .success(let opened): file = opened
@@ -152,14 +155,14 @@ final class PrivateDirectory: Sendable {
 
     /// Creates a new file named `prefix` and a random token (`O_EXCL`, `0600`), open for writing;
     /// returns its name and descriptor, or the `errno`.
-    func createTemporary(prefix: String) -> Result<(name: String, descriptor: Int32), POSIXError> {
+    public func createTemporary(prefix: String) -> Result<(name: String, descriptor: Int32), POSIXError> {
         var random = SystemRandomNumberGenerator()
         let name = prefix + String(random.next(), radix: 36)
         return openFile(name, O_WRONLY | O_CREAT | O_EXCL).map { (name, $0) }
     }
 
     /// Renames `source` over `target` (both inside); returns the `errno` on failure.
-    func rename(_ source: String, to target: String) -> POSIXErrorCode? {
+    public func rename(_ source: String, to target: String) -> POSIXErrorCode? {
         guard Self.isPlainName(source), Self.isPlainName(target) else { return .EINVAL }
         return renameat(descriptor, source, descriptor, target) == 0 ? nil : POSIXErrorCode(rawValue: errno) ?? .EIO
     }
@@ -172,13 +175,13 @@ final class PrivateDirectory: Sendable {
     }
 
     /// Deletes the file `name` (a link itself, never what it points to).
-    func remove(_ name: String) {
+    public func remove(_ name: String) {
         guard Self.isPlainName(name) else { return }
         unlinkat(descriptor, name, 0)
     }
 
     /// The names in the directory, `.` and `..` left out.
-    var names: [String] {
+    public var names: [String] {
         let copy = dup(descriptor)
         guard copy >= 0, let stream = fdopendir(copy) else {
             if copy >= 0 { close(copy) }
@@ -197,7 +200,7 @@ final class PrivateDirectory: Sendable {
     }
 
     /// Flushes the directory's entries (after a rename or a new file) to the disk.
-    func sync() {
+    public func sync() {
         fsync(descriptor)
     }
 

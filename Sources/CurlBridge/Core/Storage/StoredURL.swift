@@ -1,18 +1,19 @@
-/// A URL as the library writes it to disk (a download queue's journal, resume data): never with
-/// the user info of its authority (`user:password@`), which curl would send as credentials, never
-/// with its fragment, and without its query when asked — a signed URL's query is a bearer secret.
+/// A URL as it may be written to disk (a download queue's journal, resume data, a program's own
+/// record of its downloads): never with the user info of its authority (`user:password@`), which
+/// curl would send as credentials, never with its fragment, and without its query when asked — a
+/// signed URL's query is a bearer secret.
 ///
 /// Text, not a parsed URL: what comes out is the URL as given, minus those parts. The user info is
 /// everything in the authority (after `scheme://` or a leading `//`, before the first `/`, `?` or
 /// `#`) up to its last `@`: more than curl's parser would take as user info, never less.
-struct StoredURL: Equatable {
+public struct StoredURL: Sendable, Hashable {
     /// The URL to store.
-    let string: String
+    public let string: String
     /// Whether a query was left out (``init(_:keepsQuery:)`` with `keepsQuery: false`).
-    let omitsQuery: Bool
+    public let omitsQuery: Bool
 
     /// `url` without its user info and fragment, and without its query unless `keepsQuery`.
-    init(_ url: String, keepsQuery: Bool = true) {
+    public init(_ url: String, keepsQuery: Bool = true) {
         var bytes = Array(url.utf8)
         if let hash = bytes.firstIndex(of: UInt8(ascii: "#")) { bytes.removeSubrange(hash...) }
         if let authority = Self.authorityRange(bytes),
