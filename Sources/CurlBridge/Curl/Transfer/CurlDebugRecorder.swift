@@ -26,13 +26,22 @@ final class CurlDebugRecorder {
     }
 
     /// The values of the `Cookie` lines of a request head as curl logs it (a request line, then
-    /// `Name: value` lines, each ending in CRLF). A `CONNECT` to a proxy is a head too: the last
-    /// head sent is the request's.
+    /// `Name: value` lines, each ending in CRLF), without the spaces and tabs around them. A
+    /// `CONNECT` to a proxy is a head too: the last head sent is the request's. Read as bytes:
+    /// a cached request's transfer records its head on the loop thread.
     static func cookieLines(inRequestHead bytes: UnsafeRawBufferPointer) -> [String] {
-        String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).dropFirst().compactMap { line in
-            guard let colon = line.firstIndex(of: ":"), line[..<colon].lowercased() == "cookie" else { return nil }
-            return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        bytes.split { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }.dropFirst().compactMap { line in
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), isCookie(line[..<colon]) else { return nil }
+            let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            let value = line[(colon + 1)...].drop(while: isBlank)
+            let end = value.lastIndex { !isBlank($0) }.map { $0 + 1 } ?? value.startIndex
+            return String(decoding: value[..<end], as: UTF8.self)
         }
+    }
+
+    /// Whether a field name is `Cookie`, in any case.
+    private static func isCookie(_ name: Slice<UnsafeRawBufferPointer>) -> Bool {
+        name.count == 6 && zip(name, "cookie".utf8).allSatisfy { $0 | 0x20 == $1 }
     }
 }
 
