@@ -184,7 +184,8 @@ final class CachingEngine: TransferEngine {
             return
         }
         let responseTime = exchange.responseTime ?? cache.now()
-        let isOwnPartition = sentCookiesMatch(exchange, end)
+        let isOwnPartition = partitioner.sentAsLookedUp(
+            exchange.request, reportsSentCookies: exchange.prepared.reportsSentCookies, sentCookieLines: end.sentCookieLines)
         if exchange.isNotModified, case .validating(let stored) = exchange.role {
             let updated = CacheAdmission.updated(stored, by: response.headerFields, requestTime: exchange.requestTime, responseTime: responseTime)
             // Sent with other cookies than it was looked up with: the 304 answers this request
@@ -224,14 +225,6 @@ final class CachingEngine: TransferEngine {
         var passed = end
         passed.result = .success(response)
         exchange.downstream.transferEnded(passed)
-    }
-
-    /// Whether the cookies curl sent (when the transfer reports them) make the partition the
-    /// request was looked up with: only then is its response anyone's to store.
-    private func sentCookiesMatch(_ exchange: CacheExchange, _ end: TransferEnd) -> Bool {
-        guard exchange.prepared.reportsSentCookies else { return true }
-        guard let lines = end.sentCookieLines else { return false }
-        return partitioner.partition(of: exchange.request, sentCookieLines: lines) == exchange.request.partition
     }
 
     func stop(_ id: UInt64) -> TransferProgress? {
