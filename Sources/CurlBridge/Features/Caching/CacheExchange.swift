@@ -32,10 +32,8 @@ final class CacheExchange: TransferReceiver {
     private(set) var isNotModified = false
     /// A copy of the body while it may still be stored.
     private(set) var recorded: Data?
-    /// The response played in place of a transfer, and how it ends.
-    var playback: ResponsePlayback?
-    var playedResponse: Response?
-    var isPaused = false
+    /// The response played in place of a transfer.
+    var play: CachePlay?
     /// The engine the transfer's end goes back to, to decide what the cache does with it.
     unowned let engine: CachingEngine
 
@@ -99,12 +97,5 @@ final class CacheExchange: TransferReceiver {
 
     func transferEnded(_ end: TransferEnd) {
         engine.exchangeEnded(self, end)
-    }
-
-    /// The final byte counts of a played response, when the receiver wants progress.
-    var playedProgress: TransferProgress? {
-        guard downstream.wantsProgress, let playback else { return nil }
-        let received = Int64(playback.delivered)
-        return TransferProgress(bytesReceived: received, expectedBytesToReceive: Int64(playback.body.count), bytesSent: 0, expectedBytesToSend: 0)
     }
 }

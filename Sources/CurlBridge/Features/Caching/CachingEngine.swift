@@ -96,14 +96,10 @@ final class CachingEngine: TransferEngine {
             forward(conditional, as: exchange(id, request, conditional, .validating(stored), receiver, now))
         case .serve(let stored, let status):
             let served = exchange(id, request, prepared, .serving, receiver, now)
-            var fields = stored.headerFields
-            fields[HTTPField.Name("Age")!] = CacheFreshness(of: stored, now: now).ageFieldValue
-            serve(stored, fields: fields, metrics: .fromCache(status), on: served)
+            serve(stored, fields: CacheReplies.servedFields(stored, now: now), metrics: .fromCache(status), on: served)
         case .notModified(let stored):
             let served = exchange(id, request, prepared, .serving, receiver, now)
-            let notModified = StoredResponse(
-                url: stored.url, partition: stored.partition, status: .notModified, headerFields: HTTPFields(stored.headerFields.filter { $0.name != .contentLength }),
-                httpVersion: stored.httpVersion, body: Data(), requestTime: now, responseTime: now, variant: stored.variant)
+            let notModified = CacheReplies.notModified(stored, now: now)
             serve(notModified, fields: notModified.headerFields, metrics: .fromCache(.hit), on: served)
         case .unavailable(.policy):
             receiver.transferEnded(TransferEnd(result: .failure(RequestError(
@@ -111,9 +107,7 @@ final class CachingEngine: TransferEngine {
                 method: prepared.method, url: prepared.url))))
         case .unavailable(.onlyIfCached):
             let served = exchange(id, request, prepared, .serving, receiver, now)
-            let timeout = StoredResponse(
-                url: request.url, partition: request.partition ?? "", status: .gatewayTimeout, headerFields: [.contentLength: "0"], httpVersion: .http1_1,
-                body: Data(), requestTime: now, responseTime: now, variant: [:])
+            let timeout = CacheReplies.gatewayTimeout(request, now: now)
             serve(timeout, fields: timeout.headerFields, metrics: .fromCache(.miss), on: served)
         }
     }
@@ -135,18 +129,12 @@ final class CachingEngine: TransferEngine {
     /// Plays `stored` with `fields` to the exchange's receiver, from the loop's next turn (as a
     /// transfer's events come), and ends it with `metrics`.
     private func serve(_ stored: StoredResponse, fields: HTTPFields, metrics: TransferMetrics, on exchange: CacheExchange) {
-        let head = ResponseHead(
-            status: stored.status, headerFields: fields, httpVersion: stored.httpVersion, url: exchange.prepared.url,
-            cacheStatus: metrics.cacheStatus)
-        exchange.playback = ResponsePlayback(head: head, body: exchange.request.method == .head ? Data() : stored.body)
-        exchange.playedResponse = Response(
-            status: head.status, headerFields: fields, body: Data(), url: head.url, httpVersion: head.httpVersion,
-            metrics: metrics, requestMethod: exchange.prepared.method, requestAccept: exchange.prepared.accept)
+        exchange.play = CachePlay(stored, fields: fields, metrics: metrics, answering: exchange.prepared)
         playing.add(1, ordering: .relaxed)
         let (id, identity) = (exchange.id, ObjectIdentifier(exchange))
         bound.submit { engine in
             // Unless it was stopped meanwhile (and the id perhaps begun again).
-            guard let exchange = engine.exchanges[id], ObjectIdentifier(exchange) == identity, exchange.playback != nil else {
+            guard let exchange = engine.exchanges[id], ObjectIdentifier(exchange) == identity, exchange.play != nil else {
                 return
             }
             engine.play(exchange)
@@ -154,22 +142,22 @@ final class CachingEngine: TransferEngine {
     }
 
     private func play(_ exchange: CacheExchange) {
-        guard !exchange.isPaused else { return }
-        switch exchange.playback!.play(to: exchange.downstream) {
-        case .delivered: finishPlaying(exchange, .success(exchange.playedResponse!))
-        case .paused: exchange.isPaused = true
+        guard !exchange.play!.isPaused else { return }
+        switch exchange.play!.playback.play(to: exchange.downstream) {
+        case .delivered: finishPlaying(exchange, .success(exchange.play!.response))
+        case .paused: exchange.play!.isPaused = true
         case .refused(let error): finishPlaying(exchange, .failure(error))
         }
     }
 
     private func finishPlaying(_ exchange: CacheExchange, _ result: Result<Response, RequestError>) {
         guard removePlaying(exchange.id) != nil else { return }
-        exchange.downstream.transferEnded(TransferEnd(result: result, finalProgress: exchange.playedProgress))
+        exchange.downstream.transferEnded(TransferEnd(result: result, finalProgress: exchange.play!.progress(wanted: exchange.wantsProgress)))
     }
 
     /// Takes a played exchange out of the table.
     private func removePlaying(_ id: UInt64) -> CacheExchange? {
-        guard let exchange = exchanges[id], exchange.playback != nil else { return nil }
+        guard let exchange = exchanges[id], exchange.play != nil else { return nil }
         exchanges[id] = nil
         playing.subtract(1, ordering: .relaxed)
         return exchange
@@ -187,18 +175,11 @@ final class CachingEngine: TransferEngine {
         let isOwnPartition = partitioner.sentAsLookedUp(
             exchange.request, reportsSentCookies: exchange.prepared.reportsSentCookies, sentCookieLines: end.sentCookieLines)
         if exchange.isNotModified, case .validating(let stored) = exchange.role {
-            let updated = CacheAdmission.updated(stored, by: response.headerFields, requestTime: exchange.requestTime, responseTime: responseTime)
+            let revalidated = CacheReplies.revalidated(stored, by: response, requestTime: exchange.requestTime, responseTime: responseTime)
             // Sent with other cookies than it was looked up with: the 304 answers this request
             // (it holds what its guessed partition holds), but updates nobody's entry.
-            if isOwnPartition { cache.store.store(updated, persistent: !exchange.request.identity.carriesPassword) }
-            var metrics = response.metrics
-            metrics.cacheStatus = .revalidated
-            // The caller sees the cookies the 304 set (curl's jar took them), which are not stored
-            // (as many as a response holds).
-            var fields = updated.headerFields
-            let cookies = response.headerFields.filter { CacheAdmission.cookieSettingNames.contains($0.name.canonicalName) }
-            fields.append(contentsOf: cookies.prefix(max(0, StoredResponse.maximumFieldCount - fields.count)))
-            serve(updated, fields: fields, metrics: metrics, on: exchange)
+            if isOwnPartition { cache.store.store(revalidated.stored, persistent: !exchange.request.identity.carriesPassword) }
+            serve(revalidated.stored, fields: revalidated.fields, metrics: revalidated.metrics, on: exchange)
             return
         }
         exchanges[exchange.id] = nil
@@ -230,7 +211,7 @@ final class CachingEngine: TransferEngine {
     func stop(_ id: UInt64) -> TransferProgress? {
         // Waiting for its lookup: its answer finds nothing, and nothing was received.
         if lookups.removeValue(forKey: id) != nil { return nil }
-        if let exchange = removePlaying(id) { return exchange.playedProgress }
+        if let exchange = removePlaying(id) { return exchange.play!.progress(wanted: exchange.wantsProgress) }
         exchanges[id] = nil
         return inner.stop(id)
     }
@@ -238,8 +219,8 @@ final class CachingEngine: TransferEngine {
     func pauseReceiving(_ id: UInt64) {
         if lookups[id] != nil {
             lookups[id]?.isPaused = true
-        } else if let exchange = exchanges[id], exchange.playback != nil {
-            exchange.isPaused = true
+        } else if let exchange = exchanges[id], exchange.play != nil {
+            exchange.play!.isPaused = true
         } else {
             inner.pauseReceiving(id)
         }
@@ -248,8 +229,8 @@ final class CachingEngine: TransferEngine {
     func resumeReceiving(_ id: UInt64) {
         if lookups[id] != nil {
             lookups[id]?.isPaused = false
-        } else if let exchange = exchanges[id], exchange.playback != nil {
-            exchange.isPaused = false
+        } else if let exchange = exchanges[id], exchange.play != nil {
+            exchange.play!.isPaused = false
             play(exchange)
         } else {
             inner.resumeReceiving(id)
@@ -269,22 +250,13 @@ final class CachingEngine: TransferEngine {
         let waiting = lookups.values
         lookups = [:]
         for lookup in waiting { lookup.receiver.transferEnded(TransferEnd(result: .failure(error))) }
-        for exchange in exchanges.values where exchange.playback != nil {
+        for exchange in exchanges.values where exchange.play != nil {
             finishPlaying(exchange, .failure(error))
         }
     }
 
     func rest(closed: Bool) {
         inner.rest(closed: closed)
-    }
-}
-
-extension TransferMetrics {
-    /// The metrics of a response the cache answered without a transfer.
-    static func fromCache(_ status: CacheStatus) -> TransferMetrics {
-        var metrics = TransferMetrics.zero
-        metrics.cacheStatus = status
-        return metrics
     }
 }
 
