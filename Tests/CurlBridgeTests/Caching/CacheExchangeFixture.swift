@@ -20,9 +20,17 @@ enum CacheExchangeFixture {
         return request
     }
 
-    /// `request` prepared with the default configuration.
+    /// A configuration with a memory cache, that sends credentials to the fixture's plain URL.
+    static let configuration = {
+        var configuration = Configuration()
+        configuration.cache = HTTPCache(store: MemoryCacheStore(limit: 128), limit: 128, clock: { now })
+        configuration.allowsCredentialsOverPlainHTTP = true
+        return configuration
+    }()
+
+    /// `request` prepared with ``configuration``.
     static func prepared(_ request: Request) -> PreparedRequest {
-        try! request.prepared(with: RequestDefaults(Configuration())).get()
+        try! request.prepared(with: RequestDefaults(configuration)).get()
     }
 
     /// A 200 stored for `url` in `p`, `max-age=60`, `ETag: "v1"`, received `age` seconds before `now`.
