@@ -143,22 +143,26 @@ struct CachingEngineTests {
             httpVersion: .http1_1, metrics: .zero))))
     }
 
+    /// Begins a GET for `http://example/a` as request `id` and answers its lookup: its play
+    /// waits for the loop's next turn.
+    private func schedulePlay(id: UInt64, receiver: any TransferReceiver) throws {
+        engine.begin(try prepared(.get("http://example/a")), id: id, receiver: receiver)
+        lookupsRead()
+        loop.turn()
+    }
+
     @Test("A hit plays on the loop's turn and counts in flight until it ends; a stopped hit's turn does nothing")
     func hitsCountInFlight() throws {
         try fetch("http://example/a", id: 1, body: "ok", receiver: RecordingReceiver())
         let hit = RecordingReceiver()
-        engine.begin(try prepared(.get("http://example/a")), id: 2, receiver: hit)
-        lookupsRead()
-        loop.turn()
+        try schedulePlay(id: 2, receiver: hit)
         #expect(engine.inFlightCount == 1 && engine.isBusy && hit.events.isEmpty, "scheduled for the next turn")
         loop.turn()
         #expect(hit.events == ["body 2 200", "head 200", "piece 2", "ended 200"] && hit.received == Data("ok".utf8))
         #expect(engine.inFlightCount == 0 && !engine.isBusy)
 
         let stopped = RecordingReceiver()
-        engine.begin(try prepared(.get("http://example/a")), id: 3, receiver: stopped)
-        lookupsRead()
-        loop.turn()
+        try schedulePlay(id: 3, receiver: stopped)
         #expect(engine.stop(3) == nil, "the receiver wants no progress")
         loop.turn()
         #expect(stopped.events.isEmpty && engine.inFlightCount == 0 && !engine.isBusy)
@@ -168,9 +172,7 @@ struct CachingEngineTests {
     func reusedIdDropsTheOldTurn() throws {
         try fetch("http://example/a", id: 1, body: "ok", receiver: RecordingReceiver())
         let (first, second) = (RecordingReceiver(), RecordingReceiver())
-        engine.begin(try prepared(.get("http://example/a")), id: 2, receiver: first)
-        lookupsRead()
-        loop.turn()
+        try schedulePlay(id: 2, receiver: first)
         _ = engine.stop(2)
         engine.begin(try prepared(.get("http://example/a")), id: 2, receiver: second)
         settle()
@@ -182,9 +184,7 @@ struct CachingEngineTests {
     func failAllEndsAPlay() throws {
         try fetch("http://example/a", id: 1, body: "ok", receiver: RecordingReceiver())
         let hit = ProgressReceiver()
-        engine.begin(try prepared(.get("http://example/a")), id: 2, receiver: hit)
-        lookupsRead()
-        loop.turn()
+        try schedulePlay(id: 2, receiver: hit)
         engine.failAll(RequestError(.transportFailure, "the loop failed"))
         loop.turn()
         #expect(hit.ends == ["failure 0/2"] && engine.inFlightCount == 0 && !engine.isBusy)
