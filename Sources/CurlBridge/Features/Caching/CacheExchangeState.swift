@@ -60,6 +60,7 @@ struct CacheExchangeState {
     /// The copy of a body that may be stored.
     enum Recording {
         case off
+        /// The body taken so far.
         case on(Data)
     }
 
@@ -72,6 +73,7 @@ struct CacheExchangeState {
         /// Begin the transfer beneath with the request's own receiver (then pause it if
         /// `paused`): the cache takes no part.
         case passThrough(PreparedRequest, paused: Bool)
+        /// Pause, resume or stop the transfer beneath.
         case pauseBeneath, resumeBeneath, stopBeneath
         /// A stop answered without anything beneath: the progress made.
         case stopped(TransferProgress?)
@@ -103,14 +105,17 @@ struct CacheExchangeState {
         self.maximumRecordedSize = maximumRecordedSize
     }
 
+    /// Waiting for the stored variants (counted by the engine as busy).
     var isLookingUp: Bool {
         if case .lookingUp = phase { true } else { false }
     }
 
+    /// Playing a response without a transfer (counted by the engine as in flight).
     var isPlaying: Bool {
         if case .playing = phase { true } else { false }
     }
 
+    /// Nothing more comes of it: the engine takes the exchange out of its table.
     var isFinished: Bool {
         if case .finished = phase { true } else { false }
     }

@@ -72,14 +72,14 @@ final class CachingEngine: TransferEngine {
     /// Applies an event to `exchange`'s state: keeps the lookup and play counts, and takes a
     /// finished exchange out of the table before anything it returns is performed (its receiver
     /// may begin the same id again).
-    private func step<Result>(_ exchange: CacheExchange, _ event: (inout CacheExchangeState) -> Result) -> Result {
+    private func step<Outcome>(_ exchange: CacheExchange, _ event: (inout CacheExchangeState) -> Outcome) -> Outcome {
         let (wasLookingUp, wasPlaying) = (exchange.state.isLookingUp, exchange.state.isPlaying)
-        let result = event(&exchange.state)
+        let outcome = event(&exchange.state)
         let (isLookingUp, isPlaying) = (exchange.state.isLookingUp, exchange.state.isPlaying)
         if wasLookingUp != isLookingUp { pendingLookups += isLookingUp ? 1 : -1 }
         if wasPlaying != isPlaying { playing.add(isPlaying ? 1 : -1, ordering: .relaxed) }
         if exchange.state.isFinished, exchanges[exchange.id] === exchange { exchanges[exchange.id] = nil }
-        return result
+        return outcome
     }
 
     /// Performs what `exchange`'s state returned.
