@@ -76,4 +76,17 @@ struct CachePartitionerTests {
         #expect(request.url == "https://api.example/me" && request.isCredentialed)
         #expect(request.partition?.contains("alice") == false && request.partition?.count == 64)
     }
+
+    @Test("Sent as looked up: always when the cookies are not reported, never when reported but none were sent, else when they make the partition")
+    func sentAsLookedUp() throws {
+        let prepared = try Request.get("http://example/a").header("Cookie", "s=1; t=2").prepared(with: RequestDefaults(Configuration())).get()
+        let partitioner = CachePartitioner(keyedHash: key, trust: CacheTrust(Configuration()), cookies: nil)
+        let request = partitioner.request(for: prepared)
+        #expect(partitioner.sentAsLookedUp(request, reportsSentCookies: false, sentCookieLines: nil))
+        #expect(partitioner.sentAsLookedUp(request, reportsSentCookies: false, sentCookieLines: ["other=1"]))
+        #expect(!partitioner.sentAsLookedUp(request, reportsSentCookies: true, sentCookieLines: nil))
+        #expect(partitioner.sentAsLookedUp(request, reportsSentCookies: true, sentCookieLines: ["t=2", "s=1"]), "the same cookies, in another order")
+        #expect(!partitioner.sentAsLookedUp(request, reportsSentCookies: true, sentCookieLines: ["s=1; t=2; u=3"]))
+        #expect(!partitioner.sentAsLookedUp(request, reportsSentCookies: true, sentCookieLines: []))
+    }
 }

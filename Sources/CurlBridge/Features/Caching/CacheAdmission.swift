@@ -63,9 +63,6 @@ enum CacheAdmission {
         return updated
     }
 
-    /// The URLs whose stored responses a request with `method` to `url` makes invalid when the
-    /// server answers `status` with `fields` (§4.4): the target and, on the same origin, the
-    /// `Location` and `Content-Location` — after a success of an unsafe method only.
     /// Whether a success of `method` makes stored responses invalid: any but the safe methods.
     static func mayInvalidate(_ method: HTTPRequest.Method) -> Bool {
         !safeMethods.contains(method)
@@ -73,6 +70,9 @@ enum CacheAdmission {
 
     private static let safeMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace]
 
+    /// The URLs whose stored responses a request with `method` to `url` makes invalid when the
+    /// server answers `status` with `fields` (§4.4): the target and, on the same origin, the
+    /// `Location` and `Content-Location` — after a success of an unsafe method only.
     static func invalidated(method: HTTPRequest.Method, url: String, status: Int, fields: HTTPFields) -> [String] {
         guard mayInvalidate(method), (200...399).contains(status) else { return [] }
         var urls = [url]

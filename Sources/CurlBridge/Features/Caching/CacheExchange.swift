@@ -1,54 +1,26 @@
 import Foundation
 
 /// One request's transfer as the cache takes part in it, between the engine under the cache and
-/// the request's receiver: it keeps a copy of a body that may be stored, hides a `304 Not
-/// Modified` that revalidates a stored response, and plays a stored response in place of a
-/// transfer. It decides nothing: ``CacheLookup`` and ``CacheAdmission`` do, in ``CachingEngine``.
+/// the request's receiver: an adapter that asks its ``CacheExchangeState`` what the receiver sees
+/// and what is recorded, and hands the end back to ``CachingEngine``. It decides nothing.
 /// Confined to the transport's loop.
 final class CacheExchange: TransferReceiver {
-    /// What the cache does with the transfer.
-    enum Role {
-        /// A miss: its response may be stored.
-        case storing
-        /// A revalidation of `stored`: a `304` is answered with it.
-        case validating(StoredResponse)
-        /// An unsafe method: a success makes stored responses invalid.
-        case invalidating
-        /// A stored (or synthesised) response, played without a transfer.
-        case serving
-    }
-
     let id: UInt64
-    let request: CacheRequest
-    let prepared: PreparedRequest
-    let role: Role
+    /// Which exchange of the id this is: a lookup's answer or a play's turn carrying another
+    /// number is for a stopped one.
+    let number: UInt64
     /// The request's receiver.
     let downstream: any TransferReceiver
-    let maximumRecordedSize: Int
-    /// When the request was sent, and when its head arrived, by the cache's clock.
-    let requestTime: Date
-    var responseTime: Date?
-    /// The server answered a revalidation with `304`: its head and body are not the caller's.
-    private(set) var isNotModified = false
-    /// A copy of the body while it may still be stored.
-    private(set) var recorded: Data?
-    /// The response played in place of a transfer, and how it ends.
-    var playback: ResponsePlayback?
-    var playedResponse: Response?
-    var isPaused = false
-    /// The engine the transfer's end goes back to, to decide what the cache does with it.
+    var state: CacheExchangeState
+    /// The engine the transfer's end goes back to, and whose clock times the heads.
     unowned let engine: CachingEngine
 
-    init(engine: CachingEngine, id: UInt64, request: CacheRequest, prepared: PreparedRequest, role: Role,
-         downstream: any TransferReceiver, requestTime: Date) {
+    init(engine: CachingEngine, id: UInt64, number: UInt64, downstream: any TransferReceiver, state: CacheExchangeState) {
         self.engine = engine
         self.id = id
-        self.request = request
-        self.prepared = prepared
-        self.role = role
+        self.number = number
         self.downstream = downstream
-        maximumRecordedSize = engine.cache.maximumEntrySize
-        self.requestTime = requestTime
+        self.state = state
     }
 
     var wantsHeads: Bool { downstream.wantsHeads }
@@ -56,55 +28,30 @@ final class CacheExchange: TransferReceiver {
     var wantsProgress: Bool { downstream.wantsProgress }
 
     func transferWillReceiveBody(declaredLength: Int64?, status: Int) -> RequestError? {
-        responseTime = engine.cache.now()
-        if case .validating = role, status == 304 {
-            isNotModified = true
-            return nil
-        }
-        let mayStore: Bool = switch role {
-        case .storing, .validating: request.method == .get
-        case .invalidating, .serving: false
-        }
-        if mayStore, declaredLength.map({ $0 <= maximumRecordedSize }) ?? true {
-            recorded = Data()
-        }
+        guard state.headArrived(status: status, declaredLength: declaredLength, at: engine.cache.now()) else { return nil }
         return downstream.transferWillReceiveBody(declaredLength: declaredLength, status: status)
     }
 
     func transferReceivedHead(_ head: ResponseHead) -> RequestError? {
-        if isNotModified { return nil }
+        guard !state.hidesResponse else { return nil }
         var head = head
-        if case .storing = role { head.cacheStatus = .miss }
-        if case .validating = role { head.cacheStatus = .miss }
+        if let status = state.headCacheStatus { head.cacheStatus = status }
         return downstream.transferReceivedHead(head)
     }
 
     func transferReceivedBody(_ bytes: UnsafeRawBufferPointer) -> BodyChunkVerdict {
-        if isNotModified { return .accept }
+        guard !state.hidesResponse else { return .accept }
         let verdict = downstream.transferReceivedBody(bytes)
         // Only bytes the receiver took: paused ones come again.
-        if case .accept = verdict, recorded != nil {
-            if recorded!.count + bytes.count > maximumRecordedSize {
-                recorded = nil
-            } else {
-                recorded!.append(contentsOf: bytes)
-            }
-        }
+        if case .accept = verdict { state.pieceTaken(bytes) }
         return verdict
     }
 
     func transferProgressed(_ progress: TransferProgress) {
-        if !isNotModified { downstream.transferProgressed(progress) }
+        if !state.hidesResponse { downstream.transferProgressed(progress) }
     }
 
     func transferEnded(_ end: TransferEnd) {
         engine.exchangeEnded(self, end)
-    }
-
-    /// The final byte counts of a played response, when the receiver wants progress.
-    var playedProgress: TransferProgress? {
-        guard downstream.wantsProgress, let playback else { return nil }
-        let received = Int64(playback.delivered)
-        return TransferProgress(bytesReceived: received, expectedBytesToReceive: Int64(playback.body.count), bytesSent: 0, expectedBytesToSend: 0)
     }
 }

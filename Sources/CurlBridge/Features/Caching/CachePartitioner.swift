@@ -89,6 +89,16 @@ struct CachePartitioner: Sendable {
         return partition(identity)
     }
 
+    /// Whether a request looked up as `request` was sent as it was looked up: with the cookies of
+    /// its partition. A transfer that does not report its cookies (`reportsSentCookies` false:
+    /// the jar adds none) was; one that reports them but sent no `Cookie` line was not, for its
+    /// partition counted the jar's. Only such a response is anyone's to store or to update with.
+    func sentAsLookedUp(_ request: CacheRequest, reportsSentCookies: Bool, sentCookieLines: [String]?) -> Bool {
+        guard reportsSentCookies else { return true }
+        guard let lines = sentCookieLines else { return false }
+        return partition(of: request, sentCookieLines: lines) == request.partition
+    }
+
     private func partition(_ identity: CacheIdentity) -> String {
         keyedHash.hex { hash in
             hash.add("partition")

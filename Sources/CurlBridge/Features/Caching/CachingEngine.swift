@@ -1,21 +1,23 @@
 import Foundation
 import HTTPTypes
 
-/// The engine of a transport with an ``HTTPCache``: it asks ``CacheLookup`` what to do with each
-/// request, then answers from the cache, sends it to the engine beneath (curl's or a stub's) —
-/// made conditional when it revalidates — or fails it, and stores and invalidates what
-/// ``CacheAdmission`` allows when a transfer ends.
+/// The engine of a transport with an ``HTTPCache``: mechanism only. Each request the cache takes
+/// part in is a ``CacheExchange`` whose ``CacheExchangeState`` decides — look up, send, validate,
+/// absorb a `304`, play, store, invalidate — and this engine performs what it returns: reads the
+/// stored variants off the loop, begins, pauses and stops transfers beneath (curl's or a stub's),
+/// plays stored responses on the loop's turns, and writes the store.
 ///
 /// Everything above it — redirects, retries, sinks, progress, completion — sees a stored response
 /// as a transfer like any other. A transport without a cache has no `CachingEngine`: its requests
 /// cost nothing more.
 ///
 /// The loop thread reads nothing from the store: a request that needs its stored variants waits
-/// for them (a ``PendingCacheLookup``) while the cache's lookup queue reads them, and they come
-/// back as work submitted to the loop. Writes only change the store's index (in memory) on the
-/// loop; a disk store writes its files on its own queue. A lookup begun after a store returned
-/// therefore sees what it stored. Confined to the loop, but for its ``inFlight`` counter; the loop's
-/// work reaches it through a ``LoopBound``.
+/// for them while the cache's lookup queue reads them, and they come back as work submitted to
+/// the loop. Writes only change the store's index (in memory) on the loop; a disk store writes
+/// its files on its own queue. A transfer's end writes the store before its receiver hears of
+/// it, so a lookup begun from that end (a redirect's next hop, another request) sees what it
+/// stored. Confined to the loop, but for its ``inFlight`` counter; the loop's work reaches it
+/// through a ``LoopBound``.
 final class CachingEngine: TransferEngine {
     let cache: HTTPCache
     private let inner: any TransferEngine
@@ -24,14 +26,17 @@ final class CachingEngine: TransferEngine {
     private let partitioner: CachePartitioner
     /// The requests the cache takes part in, by id.
     private var exchanges: [UInt64: CacheExchange] = [:]
-    /// The requests waiting for their stored variants, by id.
-    private var lookups: [UInt64: PendingCacheLookup] = [:]
-    /// The number of the last lookup begun: an answer for a stopped lookup (whose id may have
-    /// begun again) finds another number, and is dropped.
-    private var lastLookupNumber: UInt64 = 0
+    /// The number of the last exchange begun: a lookup's answer or a play's turn for a stopped
+    /// exchange (whose id may have begun again) finds another number, and is dropped.
+    private var lastNumber: UInt64 = 0
+    /// How many exchanges wait for their stored variants.
+    private var pendingLookups = 0
     /// How many stored responses are being played (its own part), plus the inner engine's
     /// transfers in flight.
     let inFlight: TransferCounter
+    /// This engine, for work handed to its loop (held weakly: work arriving after the engine went
+    /// away finds nothing). Made once, as its box is an allocation.
+    private lazy var bound = LoopBound(self, on: loop)
 
     init(cache: HTTPCache, inner: any TransferEngine, loop: any RequestLoop, partitioner: CachePartitioner) {
         self.cache = cache
@@ -43,223 +48,137 @@ final class CachingEngine: TransferEngine {
 
     /// Busy while a transfer, a playback or a store lookup is under way: a request waiting for its
     /// lookup keeps a shutting-down loop polling (woken by the answer), not spinning.
-    var isBusy: Bool { inner.isBusy || inFlight.own > 0 || !lookups.isEmpty }
-
-    /// This engine, for work handed to its loop.
-    private var bound: LoopBound<CachingEngine> { LoopBound(self, on: loop) }
+    var isBusy: Bool { inner.isBusy || inFlight.own > 0 || pendingLookups > 0 }
 
     func begin(_ prepared: PreparedRequest, id: UInt64, receiver: any TransferReceiver) {
-        let request = partitioner.request(for: prepared)
-        let now = cache.now()
-        switch CacheLookup.start(request, now: now) {
-        case .decided(let decision):
-            perform(decision, id: id, request: request, prepared: prepared, receiver: receiver, now: now)
-        case .needsVariants(let partition):
-            lastLookupNumber += 1
-            let number = lastLookupNumber
-            lookups[id] = PendingCacheLookup(number: number, request: request, prepared: prepared, receiver: receiver, requestTime: now)
-            let (store, url, bound) = (cache.store, request.url, bound)
+        var state = CacheExchangeState(
+            request: partitioner.request(for: prepared), prepared: prepared, requestTime: cache.now(),
+            addsJarCookies: partitioner.addsJarCookies(to: prepared), maximumRecordedSize: cache.maximumEntrySize)
+        let action = state.begin()
+        guard !state.isFinished else {
+            // Passed beneath untouched, or failed at once: no exchange, nothing more to cost.
+            perform(action, id: id, downstream: receiver)
+            return
+        }
+        lastNumber += 1
+        let exchange = CacheExchange(engine: self, id: id, number: lastNumber, downstream: receiver, state: state)
+        exchanges[id] = exchange
+        if state.isLookingUp { pendingLookups += 1 }
+        if state.isPlaying { inFlight.increment() }
+        perform(action, on: exchange)
+    }
+
+    /// Applies an event to `exchange`'s state: keeps the lookup and play counts, and takes a
+    /// finished exchange out of the table before anything it returns is performed (its receiver
+    /// may begin the same id again).
+    private func step<Outcome>(_ exchange: CacheExchange, _ event: (inout CacheExchangeState) -> Outcome) -> Outcome {
+        let (wasLookingUp, wasPlaying) = (exchange.state.isLookingUp, exchange.state.isPlaying)
+        let outcome = event(&exchange.state)
+        let (isLookingUp, isPlaying) = (exchange.state.isLookingUp, exchange.state.isPlaying)
+        if wasLookingUp != isLookingUp { pendingLookups += isLookingUp ? 1 : -1 }
+        if wasPlaying != isPlaying {
+            if isPlaying { inFlight.increment() } else { inFlight.decrement() }
+        }
+        if exchange.state.isFinished, exchanges[exchange.id] === exchange { exchanges[exchange.id] = nil }
+        return outcome
+    }
+
+    /// Performs what `exchange`'s state returned.
+    private func perform(_ action: CacheExchangeState.Action?, on exchange: CacheExchange) {
+        switch action {
+        case .readVariants(let partition)?:
+            let (store, url, bound, id, number) = (cache.store, exchange.state.request.url, bound, exchange.id, exchange.number)
             cache.lookupQueue.async {
                 let variants = store.variants(of: url, partition: partition)
-                bound.submit { $0.lookupAnswered(id, number: number, variants: variants) }
+                // Dropped when the loop is gone, and the lookup count with it.
+                bound.submit { engine in
+                    guard let exchange = engine.exchange(id, number) else { return }
+                    engine.perform(engine.step(exchange) { $0.lookupAnswered(variants) }, on: exchange)
+                }
             }
-        }
-    }
-
-    /// The stored variants of request `id`'s lookup `number` were read: decide, unless it was
-    /// stopped meanwhile.
-    private func lookupAnswered(_ id: UInt64, number: UInt64, variants: [StoredResponse]) {
-        guard let lookup = lookups[id], lookup.number == number else { return }
-        lookups[id] = nil
-        let decision = CacheLookup.decide(lookup.request, stored: { variants }, now: lookup.requestTime)
-        perform(decision, id: id, request: lookup.request, prepared: lookup.prepared, receiver: lookup.receiver, now: lookup.requestTime)
-        if lookup.isPaused { pauseReceiving(id) }
-    }
-
-    /// Carries out `decision` for request `id`.
-    private func perform(
-        _ decision: CacheLookup, id: UInt64, request: CacheRequest, prepared: PreparedRequest, receiver: any TransferReceiver, now: Date
-    ) {
-        switch decision {
-        case .bypass:
-            if CacheAdmission.mayInvalidate(request.method) {
-                forward(prepared, as: exchange(id, request, prepared, .invalidating, receiver, now))
-            } else {
-                inner.begin(prepared, id: id, receiver: receiver)
+        case .send(let prepared, let paused)?:
+            inner.begin(prepared, id: exchange.id, receiver: exchange)
+            if paused { inner.pauseReceiving(exchange.id) }
+        case .schedulePlay?:
+            let (id, number) = (exchange.id, exchange.number)
+            // Dropped when the loop is gone, and the play count with it.
+            bound.submit { engine in
+                guard let exchange = engine.exchange(id, number) else { return }
+                engine.play(exchange)
             }
-        case .forward:
-            let reporting = prepared.adding([], reportingSentCookies: partitioner.addsJarCookies(to: prepared))
-            forward(reporting, as: exchange(id, request, reporting, .storing, receiver, now))
-        case .validate(let stored, let conditions):
-            let conditional = prepared.adding(conditions, reportingSentCookies: partitioner.addsJarCookies(to: prepared))
-            forward(conditional, as: exchange(id, request, conditional, .validating(stored), receiver, now))
-        case .serve(let stored, let status):
-            let served = exchange(id, request, prepared, .serving, receiver, now)
-            var fields = stored.headerFields
-            fields[HTTPField.Name("Age")!] = CacheFreshness(of: stored, now: now).ageFieldValue
-            serve(stored, fields: fields, metrics: .fromCache(status), on: served)
-        case .notModified(let stored):
-            let served = exchange(id, request, prepared, .serving, receiver, now)
-            let notModified = StoredResponse(
-                url: stored.url, partition: stored.partition, status: .notModified, headerFields: HTTPFields(stored.headerFields.filter { $0.name != .contentLength }),
-                httpVersion: stored.httpVersion, body: Data(), requestTime: now, responseTime: now, variant: stored.variant)
-            serve(notModified, fields: notModified.headerFields, metrics: .fromCache(.hit), on: served)
-        case .unavailable(.policy):
-            receiver.transferEnded(TransferEnd(result: .failure(RequestError(
-                .notCached, "the cache holds no response for the request, and its policy forbids sending it",
-                method: prepared.method, url: prepared.url))))
-        case .unavailable(.onlyIfCached):
-            let served = exchange(id, request, prepared, .serving, receiver, now)
-            let timeout = StoredResponse(
-                url: request.url, partition: request.partition ?? "", status: .gatewayTimeout, headerFields: [.contentLength: "0"], httpVersion: .http1_1,
-                body: Data(), requestTime: now, responseTime: now, variant: [:])
-            serve(timeout, fields: timeout.headerFields, metrics: .fromCache(.miss), on: served)
-        }
-    }
-
-    private func exchange(
-        _ id: UInt64, _ request: CacheRequest, _ prepared: PreparedRequest, _ role: CacheExchange.Role,
-        _ receiver: any TransferReceiver, _ now: Date
-    ) -> CacheExchange {
-        let exchange = CacheExchange(
-            engine: self, id: id, request: request, prepared: prepared, role: role, downstream: receiver, requestTime: now)
-        exchanges[id] = exchange
-        return exchange
-    }
-
-    private func forward(_ prepared: PreparedRequest, as exchange: CacheExchange) {
-        inner.begin(prepared, id: exchange.id, receiver: exchange)
-    }
-
-    /// Plays `stored` with `fields` to the exchange's receiver, from the loop's next turn (as a
-    /// transfer's events come), and ends it with `metrics`.
-    private func serve(_ stored: StoredResponse, fields: HTTPFields, metrics: TransferMetrics, on exchange: CacheExchange) {
-        let head = ResponseHead(
-            status: stored.status, headerFields: fields, httpVersion: stored.httpVersion, url: exchange.prepared.url,
-            cacheStatus: metrics.cacheStatus)
-        exchange.playback = ResponsePlayback(head: head, body: exchange.request.method == .head ? Data() : stored.body)
-        exchange.playedResponse = Response(
-            status: head.status, headerFields: fields, body: Data(), url: head.url, httpVersion: head.httpVersion,
-            metrics: metrics, requestMethod: exchange.prepared.method, requestAccept: exchange.prepared.accept)
-        inFlight.increment()
-        let (id, identity) = (exchange.id, ObjectIdentifier(exchange))
-        bound.submit { engine in
-            // Unless it was stopped meanwhile (and the id perhaps begun again).
-            guard let exchange = engine.exchanges[id], ObjectIdentifier(exchange) == identity, exchange.playback != nil else {
-                return
-            }
-            engine.play(exchange)
-        }
-    }
-
-    private func play(_ exchange: CacheExchange) {
-        guard !exchange.isPaused else { return }
-        switch exchange.playback!.play(to: exchange.downstream) {
-        case .delivered: finishPlaying(exchange, .success(exchange.playedResponse!))
-        case .paused: exchange.isPaused = true
-        case .refused(let error): finishPlaying(exchange, .failure(error))
-        }
-    }
-
-    private func finishPlaying(_ exchange: CacheExchange, _ result: Result<Response, RequestError>) {
-        guard removePlaying(exchange.id) != nil else { return }
-        exchange.downstream.transferEnded(TransferEnd(result: result, finalProgress: exchange.playedProgress))
-    }
-
-    /// Takes a played exchange out of the table.
-    private func removePlaying(_ id: UInt64) -> CacheExchange? {
-        guard let exchange = exchanges[id], exchange.playback != nil else { return nil }
-        exchanges[id] = nil
-        inFlight.decrement()
-        return exchange
-    }
-
-    /// A transfer the cache took part in ended: revalidated, stored, invalidated, or passed on.
-    func exchangeEnded(_ exchange: CacheExchange, _ end: TransferEnd) {
-        guard exchanges[exchange.id] === exchange else { return }
-        guard case .success(var response) = end.result else {
-            exchanges[exchange.id] = nil
-            exchange.downstream.transferEnded(end)
-            return
-        }
-        let responseTime = exchange.responseTime ?? cache.now()
-        let isOwnPartition = sentCookiesMatch(exchange, end)
-        if exchange.isNotModified, case .validating(let stored) = exchange.role {
-            let updated = CacheAdmission.updated(stored, by: response.headerFields, requestTime: exchange.requestTime, responseTime: responseTime)
-            // Sent with other cookies than it was looked up with: the 304 answers this request
-            // (it holds what its guessed partition holds), but updates nobody's entry.
-            if isOwnPartition { cache.store.store(updated, persistent: !exchange.request.identity.carriesPassword) }
-            var metrics = response.metrics
-            metrics.cacheStatus = .revalidated
-            // The caller sees the cookies the 304 set (curl's jar took them), which are not stored
-            // (as many as a response holds).
-            var fields = updated.headerFields
-            let cookies = response.headerFields.filter { CacheAdmission.cookieSettingNames.contains($0.name.canonicalName) }
-            fields.append(contentsOf: cookies.prefix(max(0, StoredResponse.maximumFieldCount - fields.count)))
-            serve(updated, fields: fields, metrics: metrics, on: exchange)
-            return
-        }
-        exchanges[exchange.id] = nil
-        let status = response.status.code
-        for url in CacheAdmission.invalidated(method: exchange.request.method, url: exchange.request.url, status: status, fields: response.headerFields) {
-            cache.store.remove(url: url)
-        }
-        switch exchange.role {
-        case .storing, .validating:
-            response.metrics.cacheStatus = .miss
-            if let body = exchange.recorded, let partition = exchange.request.partition, isOwnPartition,
-               CacheAdmission.mayStore(exchange.request, status: status, fields: response.headerFields) {
-                let fields = CacheAdmission.storable(response.headerFields)
-                cache.store.store(
-                    StoredResponse(
-                        url: exchange.request.url, partition: partition, status: response.status, headerFields: fields,
-                        httpVersion: response.httpVersion, body: body, requestTime: exchange.requestTime, responseTime: responseTime,
-                        variant: exchange.request.variant(of: StoredResponse.varyNames(fields))),
-                    persistent: !exchange.request.identity.carriesPassword)
-            }
-        case .invalidating, .serving:
+        case .playNow?:
+            play(exchange)
+        case .pauseBeneath?:
+            inner.pauseReceiving(exchange.id)
+        case .resumeBeneath?:
+            inner.resumeReceiving(exchange.id)
+        case .stopBeneath?, .stopped?:
+            break  // answered by `stop`
+        case .passThrough?, .end?:
+            perform(action, id: exchange.id, downstream: exchange.downstream)
+        case nil:
             break
         }
-        var passed = end
-        passed.result = .success(response)
-        exchange.downstream.transferEnded(passed)
     }
 
-    /// Whether the cookies curl sent (when the transfer reports them) make the partition the
-    /// request was looked up with: only then is its response anyone's to store.
-    private func sentCookiesMatch(_ exchange: CacheExchange, _ end: TransferEnd) -> Bool {
-        guard exchange.prepared.reportsSentCookies else { return true }
-        guard let lines = end.sentCookieLines else { return false }
-        return partitioner.partition(of: exchange.request, sentCookieLines: lines) == exchange.request.partition
+    /// Performs an action that needs no exchange: a request passed beneath or ended.
+    private func perform(_ action: CacheExchangeState.Action?, id: UInt64, downstream: any TransferReceiver) {
+        switch action {
+        case .passThrough(let prepared, let paused)?:
+            inner.begin(prepared, id: id, receiver: downstream)
+            if paused { inner.pauseReceiving(id) }
+        case .end(let end)?:
+            downstream.transferEnded(end)
+        default:
+            break
+        }
+    }
+
+    /// Exchange `id`, unless it was stopped since `number` was given (and the id perhaps begun again).
+    private func exchange(_ id: UInt64, _ number: UInt64) -> CacheExchange? {
+        guard let exchange = exchanges[id], exchange.number == number else { return nil }
+        return exchange
+    }
+
+    /// Plays `exchange`'s response as far as its receiver takes it, on a copy (see
+    /// ``CacheExchangeState/playable``).
+    private func play(_ exchange: CacheExchange) {
+        guard var play = exchange.state.playable else { return }
+        let played = play.playback.play(to: exchange.downstream)
+        perform(step(exchange) { $0.played(play, played, wantsProgress: exchange.wantsProgress) }, on: exchange)
+    }
+
+    /// A transfer the cache took part in ended: invalidates and stores what its state says, then
+    /// plays the revalidated response or passes the end on.
+    func exchangeEnded(_ exchange: CacheExchange, _ end: TransferEnd) {
+        guard exchanges[exchange.id] === exchange else { return }
+        // The sends that may store report their cookies exactly when the jar adds some.
+        let sentAsLookedUp = if case .success = end.result {
+            partitioner.sentAsLookedUp(exchange.state.request, reportsSentCookies: exchange.state.addsJarCookies, sentCookieLines: end.sentCookieLines)
+        } else {
+            false
+        }
+        guard let ending = step(exchange, { $0.transferEnded(end, sentAsLookedUp: sentAsLookedUp, now: cache.now) }) else { return }
+        for url in ending.invalidated { cache.store.remove(url: url) }
+        if let stored = ending.stored { cache.store.store(stored, persistent: ending.persistent) }
+        perform(ending.next, on: exchange)
     }
 
     func stop(_ id: UInt64) -> TransferProgress? {
-        // Waiting for its lookup: its answer finds nothing, and nothing was received.
-        if lookups.removeValue(forKey: id) != nil { return nil }
-        if let exchange = removePlaying(id) { return exchange.playedProgress }
-        exchanges[id] = nil
+        guard let exchange = exchanges[id] else { return inner.stop(id) }
+        let action = step(exchange) { $0.stopAsked(wantsProgress: exchange.wantsProgress) }
+        if case .stopped(let progress)? = action { return progress }
         return inner.stop(id)
     }
 
     func pauseReceiving(_ id: UInt64) {
-        if lookups[id] != nil {
-            lookups[id]?.isPaused = true
-        } else if let exchange = exchanges[id], exchange.playback != nil {
-            exchange.isPaused = true
-        } else {
-            inner.pauseReceiving(id)
-        }
+        guard let exchange = exchanges[id] else { return inner.pauseReceiving(id) }
+        perform(step(exchange) { $0.pauseAsked() }, on: exchange)
     }
 
     func resumeReceiving(_ id: UInt64) {
-        if lookups[id] != nil {
-            lookups[id]?.isPaused = false
-        } else if let exchange = exchanges[id], exchange.playback != nil {
-            exchange.isPaused = false
-            play(exchange)
-        } else {
-            inner.resumeReceiving(id)
-        }
+        guard let exchange = exchanges[id] else { return inner.resumeReceiving(id) }
+        perform(step(exchange) { $0.resumeAsked() }, on: exchange)
     }
 
     func resumeSending(_ id: UInt64) {
@@ -270,27 +189,21 @@ final class CachingEngine: TransferEngine {
         inner.expire(at: now)
     }
 
+    /// Ends every request: the transfers beneath first (each through its end), then the lookups,
+    /// then the plays — each out of the table before its receiver hears of it.
     func failAll(_ error: RequestError) {
         inner.failAll(error)
-        let waiting = lookups.values
-        lookups = [:]
-        for lookup in waiting { lookup.receiver.transferEnded(TransferEnd(result: .failure(error))) }
-        for exchange in exchanges.values where exchange.playback != nil {
-            finishPlaying(exchange, .failure(error))
+        let remaining = Array(exchanges.values)
+        for exchange in remaining where exchange.state.isLookingUp {
+            perform(step(exchange) { $0.loopFailed(error, wantsProgress: exchange.wantsProgress) }, on: exchange)
+        }
+        for exchange in remaining where exchange.state.isPlaying {
+            perform(step(exchange) { $0.loopFailed(error, wantsProgress: exchange.wantsProgress) }, on: exchange)
         }
     }
 
     func rest(closed: Bool) {
         inner.rest(closed: closed)
-    }
-}
-
-extension TransferMetrics {
-    /// The metrics of a response the cache answered without a transfer.
-    static func fromCache(_ status: CacheStatus) -> TransferMetrics {
-        var metrics = TransferMetrics.zero
-        metrics.cacheStatus = status
-        return metrics
     }
 }
 
