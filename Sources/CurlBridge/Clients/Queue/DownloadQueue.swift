@@ -52,7 +52,7 @@ public final class DownloadQueue: Sendable {
     /// Gives the request of a download this process did not enqueue.
     let rejoinedRequest: RejoinedRequest?
     /// Everything that changes, under one lock.
-    let state: QueueLock<Shared>
+    let state: PosixLock<Shared>
     /// Flushes a journal descriptor to the disk: `fsync`, or a test's stand-in that holds it.
     let sync: @Sendable (Int32) -> Int32
     /// Where events are delivered, in order.
@@ -148,7 +148,7 @@ public final class DownloadQueue: Sendable {
             throw error
         }
         self.recovery = recovery
-        state = QueueLock(Shared(machine: machine, journal: opened.journal))
+        state = PosixLock(Shared(machine: machine, journal: opened.journal))
         perform(state.withLock { $0.machine.schedule() })
     }
 

@@ -28,9 +28,17 @@ extension CacheExchangeState {
         }
     }
 
+    /// The most room reserved for a recording before its bytes arrive: 1 MiB.
+    static let reservedRecordingLimit: Int64 = 1 << 20
+
+    /// A recording for a body of `declaredLength` bytes, its room reserved when declared (up to
+    /// ``reservedRecordingLimit``: a length is only the server's word), so that the pieces are
+    /// copied into it once, not again at every growth.
     private func recordingFor(_ declaredLength: Int64?) -> Recording {
         guard request.method == .get, declaredLength.map({ $0 <= maximumRecordedSize }) ?? true else { return .off }
-        return .on(Data())
+        var body = Data()
+        if let declaredLength, declaredLength > 0 { body.reserveCapacity(Int(min(declaredLength, Self.reservedRecordingLimit))) }
+        return .on(body)
     }
 
     /// Whether the transfer's head, body and progress are kept from the receiver: a `304` being
