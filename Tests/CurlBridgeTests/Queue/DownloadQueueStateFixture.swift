@@ -6,7 +6,7 @@ extension DownloadQueueState {
     /// row, whose jitter is always 0.5 and whose wall clock stands at the epoch: its backoff
     /// delays are exact.
     static func fixture(concurrency: Int, failures: Int) -> DownloadQueueState {
-        DownloadQueueState(concurrency: concurrency, retries: .queue(failures: failures), readings: .fixed(date: Date(timeIntervalSince1970: 0), jitter: 0.5))
+        DownloadQueueState(concurrency: concurrency, retries: .queue(failures: failures), readings: { (Date(timeIntervalSince1970: 0), 0.5) })
     }
 }
 

@@ -26,7 +26,7 @@ struct QueueRetryTests {
             try await offThePool { [state, delays] in
                 try DownloadQueue(
                     stateDirectory: state, transport: Fixture.transport(server), options: .init(retryPolicy: policy),
-                    readings: .fixed(date: Date(), jitter: QueueRetryTests.jitter),
+                    readings: { [opened = Date()] in (opened, QueueRetryTests.jitter) },
                     retryWaitDecided: { _, delay in delays.withLock { $0.append(delay) } }, sync: { fsync($0) })
             }
         }

@@ -112,7 +112,7 @@ public final class DownloadQueue: Sendable {
     /// whose retry decisions read `readings`, and which tells `retryWaitDecided` of each backoff.
     init(
         stateDirectory: URL, transport: Transport, options: Options = Options(), rejoinedRequest: RejoinedRequest? = nil,
-        readings: DownloadQueueState.Readings = .system,
+        readings: @escaping DownloadQueueState.Readings = DownloadQueueState.systemReadings,
         retryWaitDecided: @escaping @Sendable (_ id: UInt64, _ delay: Duration) -> Void = { _, _ in },
         sync: @escaping @Sendable (Int32) -> Int32
     ) throws(RequestError) {

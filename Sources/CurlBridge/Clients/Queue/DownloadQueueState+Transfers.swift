@@ -125,7 +125,7 @@ extension DownloadQueueState {
     func retryDelay(after error: RequestError, attempt: Int) -> Duration? {
         let outcome: AttemptOutcome =
             if error.code == .unacceptableStatus, let response = error.response { .response(response) } else { .failure(error) }
-        return retries.retryDelay(
-            after: outcome, attempt: attempt, continuesReceivedBytes: true, jitter: readings.jitter(), now: readings.date())
+        let (now, jitter) = readings()
+        return retries.retryDelay(after: outcome, attempt: attempt, continuesReceivedBytes: true, jitter: jitter, now: now)
     }
 }

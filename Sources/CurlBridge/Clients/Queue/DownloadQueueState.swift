@@ -60,8 +60,13 @@ struct DownloadQueueState {
     let concurrency: Int
     /// Whether, and after how long, a failed transfer starts again.
     let retries: RetryPolicy
-    /// The jitter and wall clock the retry decisions read.
+    /// What the retry decisions read from the world: the wall clock (for a `Retry-After` date) and
+    /// a number in `0..<1` (the backoff's jitter), the system's or a test's fixed ones.
     let readings: Readings
+    /// The type of ``readings``.
+    typealias Readings = @Sendable () -> (now: Date, jitter: Double)
+    /// The system's wall clock and random source.
+    static let systemReadings: Readings = { (Date(), Double.random(in: 0..<1)) }
     /// The id the next enqueued download gets.
     var nextID: UInt64 = 1
     /// The last backoff timer handed out: each wait has its own, so a late one is told apart.
@@ -72,7 +77,7 @@ struct DownloadQueueState {
     /// the next queue on the directory.
     var isClosing = false
 
-    init(concurrency: Int, retries: RetryPolicy, readings: Readings = .system) {
+    init(concurrency: Int, retries: RetryPolicy, readings: @escaping Readings = systemReadings) {
         self.concurrency = max(1, concurrency)
         self.retries = retries
         self.readings = readings
