@@ -5,14 +5,24 @@ import Testing
 /// ``ResumeData/finishFromDisk(expectedSHA256:computesSHA256:)``: a download whose last
 /// checkpoint held all of it is finished with no request, through the public API only.
 @Suite("ResumeData.finishFromDisk: finishing a complete partial file after a crash")
-struct FinishFromDiskTests {
+final class FinishFromDiskTests {
     /// The SHA-256 of `abc`.
     private static let abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    /// The test's directories, removed when it ends.
+    private let scratch: ScratchDirectory
+
+    init() throws {
+        scratch = try ScratchDirectory()
+    }
+
+    deinit {
+        scratch.remove()
+    }
 
     /// A fresh directory with a partial file of `destination` holding `contents`, and resume data
     /// that says `onDisk` of `length` bytes are in it.
     private func scene(contents: String, onDisk: Int64 = 3, length: Int64? = 3) throws -> ResumeData {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("finish-\(UUID().uuidString)")
+        let directory = scratch.file("finish-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let destination = directory.appendingPathComponent("file.bin")
         let partial = directory.appendingPathComponent(PartialFileName(of: destination).make())
