@@ -3,8 +3,8 @@
 struct TransferHandle: Sendable {
     /// The request's number.
     let id: UInt64
-    /// Where the loop finds the request (held weakly: a handle kept after the transport went
-    /// away stays safe, and its commands do nothing).
+    /// Where the loop finds the request (held strongly, with its loop: a handle kept after the
+    /// transport closed finds a closed loop, which refuses its commands, so they do nothing).
     let registry: LoopBound<RequestRegistry>
 
     /// Ends the request; it completes with ``RequestError/Code/cancelled`` unless it already

@@ -62,6 +62,9 @@ final class CachingEngine: TransferEngine {
         }
         lastNumber += 1
         let exchange = CacheExchange(engine: self, id: id, number: lastNumber, downstream: receiver, state: state)
+        // An id begins again only once its exchange has left the table (a finished one leaves
+        // before its end is passed on): an orphan would keep its counts, and shutdown, waiting.
+        assert(exchanges[id] == nil, "request \(id) began in the cache while its exchange was under way")
         exchanges[id] = exchange
         if state.isLookingUp { pendingLookups += 1 }
         if state.isPlaying { inFlight.increment() }

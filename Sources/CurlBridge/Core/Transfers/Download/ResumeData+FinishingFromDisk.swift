@@ -29,7 +29,8 @@ extension ResumeData {
     /// - Throws: ``RequestError/Code/integrityMismatch`` when the file's digest is not
     ///   `expectedSHA256` (a partial file is deleted; a destination already in place is left);
     ///   ``RequestError/Code/fileIO`` when the bytes are not all on disk — resume the download
-    ///   instead — or the file cannot be trusted, read or moved.
+    ///   instead — or the file cannot be trusted, read or moved, or `expectedSHA256` is given and
+    ///   no digest can be computed (no libcrypto): then the partial file is kept.
     public func finishFromDisk(expectedSHA256: String? = nil, computesSHA256: Bool = false) throws(RequestError) -> String? {
         guard let length = expectedLength, isComplete else {
             let announced = expectedLength.map(String.init) ?? "an unknown length"
@@ -61,17 +62,23 @@ extension ResumeData {
         do throws(RequestError) {
             try checkDigest(digest, expected: expectedSHA256)
         } catch {
-            file.discard()
+            // Only bytes known to be wrong are deleted; unverified ones are kept for another try.
+            if error.code == .integrityMismatch { file.discard() } else { file.closeDescriptor() }
             throw error
         }
         try file.commit(to: destination, replacing: true)
         return digest
     }
 
-    /// Throws ``RequestError/Code/integrityMismatch`` when `digest` is not `expected`.
+    /// Throws ``RequestError/Code/integrityMismatch`` when `digest` is not `expected`, and
+    /// ``RequestError/Code/fileIO`` when a digest is expected but none could be computed.
     private func checkDigest(_ digest: String?, expected: String?) throws(RequestError) {
-        guard let expected, digest != expected else { return }
-        throw RequestError(.integrityMismatch, "the download's SHA-256 is \(digest ?? "unknown"), expected \(expected)", url: url)
+        guard let expected else { return }
+        guard let digest else {
+            throw RequestError(.fileIO, "the download's SHA-256 cannot be computed (no libcrypto, or its file cannot be read)", url: url)
+        }
+        guard digest != expected else { return }
+        throw RequestError(.integrityMismatch, "the download's SHA-256 is \(digest), expected \(expected)", url: url)
     }
 
     /// The size of the regular file at `path` when it is this user's (`lstat`: a link is not
