@@ -29,4 +29,15 @@ struct RetryPolicyDecisionTests {
         #expect(policy.retryDelay(after: responseOutcome(503, retryAfter: "7"), attempt: 1, jitter: 0.5, now: now) == .seconds(7))
         #expect(policy.retryDelay(after: responseOutcome(429, retryAfter: "31"), attempt: 1, jitter: 0.5, now: now) == nil)
     }
+
+    @Test("An unacceptableStatus error is judged as the response it carries: its status and Retry-After")
+    func errorStatusIsItsResponse() {
+        func refused(_ outcome: AttemptOutcome) -> AttemptOutcome {
+            guard case .response(let response) = outcome else { return outcome }
+            return .failure(RequestError(.unacceptableStatus, "status \(response.status.code)", response: response))
+        }
+        #expect(policy.retryDelay(after: refused(responseOutcome(503, retryAfter: "7")), attempt: 1, jitter: 0.5, now: now) == .seconds(7))
+        #expect(policy.retryDelay(after: refused(responseOutcome(404)), attempt: 1, jitter: 0.5, now: now) == nil)
+        #expect(policy.retryDelay(after: .failure(RequestError(.unacceptableStatus, "no response")), attempt: 1, jitter: 0.5, now: now) == nil)
+    }
 }

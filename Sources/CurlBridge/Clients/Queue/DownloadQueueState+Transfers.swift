@@ -120,12 +120,9 @@ extension DownloadQueueState {
 
     /// The ``RetryPolicy``'s wait before the next try of a transfer that failed with `error` on
     /// its `attempt`th try in a row, or `nil` when it is not retried: the next try continues from
-    /// the bytes on disk. An error status is judged as the response it carries, so that the
-    /// policy's status codes and the server's `Retry-After` apply.
+    /// the bytes on disk.
     func retryDelay(after error: RequestError, attempt: Int) -> Duration? {
-        let outcome: AttemptOutcome =
-            if error.code == .unacceptableStatus, let response = error.response { .response(response) } else { .failure(error) }
         let (now, jitter) = readings()
-        return retries.retryDelay(after: outcome, attempt: attempt, continuesReceivedBytes: true, jitter: jitter, now: now)
+        return retries.retryDelay(after: .failure(error), attempt: attempt, continuesReceivedBytes: true, jitter: jitter, now: now)
     }
 }

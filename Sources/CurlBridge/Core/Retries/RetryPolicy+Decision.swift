@@ -22,9 +22,9 @@ extension RetryPolicy {
     /// ```
     ///
     /// - Parameters:
-    ///   - outcome: How the try ended. For an ``RequestError/Code/unacceptableStatus`` error, pass
-    ///     the response it carries (`.response(error.response!)`) so that the status codes and
-    ///     the server's `Retry-After` apply.
+    ///   - outcome: How the try ended. An ``RequestError/Code/unacceptableStatus`` error is judged
+    ///     as the response it carries, so that the status codes and the server's `Retry-After`
+    ///     apply.
     ///   - attempt: The try that just ended, from 1.
     ///   - continuesReceivedBytes: Whether the next try continues from the bytes already received
     ///     (a download resumed from its partial file): then a ``RequestError/Code/connectionLost``
@@ -36,10 +36,16 @@ extension RetryPolicy {
         after outcome: AttemptOutcome, attempt: Int, continuesReceivedBytes: Bool = false,
         jitter: Double = .random(in: 0..<1), now: Date = Date()
     ) -> Duration? {
+        let judged: AttemptOutcome =
+            if case .failure(let error) = outcome, error.code == .unacceptableStatus, let response = error.response {
+                .response(response)
+            } else {
+                outcome
+            }
         let situation = RetryStep.Situation(
             attempt: attempt, isIdempotent: true, isRewindable: true, timeLeft: nil, jitter: jitter, now: now,
             continuesReceivedBytes: continuesReceivedBytes)
-        guard case .retry(let delay) = RetryStep.decide(outcome, policy: self, situation: situation) else { return nil }
+        guard case .retry(let delay) = RetryStep.decide(judged, policy: self, situation: situation) else { return nil }
         return delay
     }
 }
