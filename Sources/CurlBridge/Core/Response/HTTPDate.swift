@@ -12,7 +12,7 @@ enum HTTPDate {
     /// The last second an HTTP date can name, 9999-12-31T23:59:59Z.
     static let latest = Date(timeIntervalSince1970: 253_402_300_799)
 
-    private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+    private static let months: [StaticString] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     private static let dayNames = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
 
@@ -94,17 +94,17 @@ enum HTTPDate {
 
     /// The month (1–12) a three-letter name in any case names.
     private static func month(_ word: Bytes) -> Int? {
-        months.firstIndex { lowercased(word).elementsEqual($0.utf8) }.map { $0 + 1 }
+        months.firstIndex { ASCIIBytes.equals(raw(word), $0) }.map { $0 + 1 }
     }
 
     /// Whether `word` is `GMT` in any case.
     private static func isGMT(_ word: Bytes) -> Bool {
-        lowercased(word).elementsEqual("gmt".utf8)
+        ASCIIBytes.equals(raw(word), "gmt")
     }
 
-    /// `word`'s ASCII letters in lower case.
-    private static func lowercased(_ word: Bytes) -> LazyMapSequence<Bytes, UInt8> {
-        word.lazy.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
+    /// `word`'s bytes, for ``ASCIIBytes``.
+    private static func raw(_ word: Bytes) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: word))
     }
 
     /// The moment of a calendar day and an `hh:mm:ss` time, UTC.

@@ -31,17 +31,13 @@ final class CurlDebugRecorder {
     /// a cached request's transfer records its head on the loop thread.
     static func cookieLines(inRequestHead bytes: UnsafeRawBufferPointer) -> [String] {
         bytes.split { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }.dropFirst().compactMap { line in
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), isCookie(line[..<colon]) else { return nil }
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")),
+                  ASCIIBytes.equals(UnsafeRawBufferPointer(rebasing: line[..<colon]), "cookie") else { return nil }
             let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
             let value = line[(colon + 1)...].drop(while: isBlank)
             let end = value.lastIndex { !isBlank($0) }.map { $0 + 1 } ?? value.startIndex
             return String(decoding: value[..<end], as: UTF8.self)
         }
-    }
-
-    /// Whether a field name is `Cookie`, in any case.
-    private static func isCookie(_ name: Slice<UnsafeRawBufferPointer>) -> Bool {
-        name.count == 6 && zip(name, "cookie".utf8).allSatisfy { $0 | 0x20 == $1 }
     }
 }
 
