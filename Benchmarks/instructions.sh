@@ -22,6 +22,16 @@
 # scripts/clients.sh: User-Agent, Accept-Encoding, the cookie engine); the last row of each table
 # is raw libcurl with curl's own defaults, for reference.
 #
+# The first row reuses its easy handles: the physical limit, which CurlBridge cannot use on
+# libcurl < 8.1 (a reused handle keeps a dangling header pointer, curl PR 11103, so CurlBridge makes
+# a fresh handle per request). The safe raw baseline below it does the same requests with a fresh
+# easy handle per request (`--fresh-handle`: init, every option, cleanup), and seq, h1 and h2 add
+# "× safe raw" and "extra over safe raw" columns against it. The 64k table has that row too, then
+# raw libcurl that also collects each body in memory, sized from its Content-Length (`--collect`),
+# as any client that returns a body must: the table's safe reference, whose "× collecting safe raw"
+# and "extra over collecting safe raw" columns are what issue 37's target (at most 20,000 extra
+# instructions per request over the safe raw baseline) reads for 64 KiB bodies.
+#
 # Workloads: seq (sequential 100-byte GETs over HTTP/1.1 keep-alive, libcurl-easy as the
 # reference), h1 (64 in flight, HTTP/1.1), h2 (64 in flight, HTTP/2 over TLS), 64k (64 KiB bodies,
 # 64 in flight, HTTP/1.1); the last three against libcurl-multi. cache (64 KiB GETs, 64 in
@@ -92,14 +102,26 @@ per_request() {
     printf '%s\t%s\n' "$label" "$(printf '%s\n' "${costs[@]}" | sort -n | sed -n "$(((PAIRS + 1) / 2))p")"
 }
 
-# workload NAME CONCURRENCY URL REFERENCE STYLE…: one table. A STYLE may name a bench-curlbridge
-# workload after a colon (async:cache-miss).
+# workload NAME CONCURRENCY URL REFERENCE SAFE STYLE…: one table. SAFE lists the safe baselines
+# measured beside the reference ("" for none): "fresh" (libcurl-REFERENCE-fresh, a fresh easy handle
+# per request), "fresh-collect" (also each body held in memory); the last one is the table's safe
+# reference. A STYLE may name a bench-curlbridge workload after a colon (async:cache-miss).
 workload() {
-    local name=$1 concurrency=$2 url=$3 reference=$4 rows=$PREFIX/rows.tsv style
-    shift 4
+    local name=$1 concurrency=$2 url=$3 reference=$4 safe=$5 rows=$PREFIX/rows.tsv style variant safe_label=
+    shift 5
     echo "[$name] $concurrency in flight, $url" >&2
     : >"$rows"
     per_request "libcurl-$reference" "$concurrency" "$url" "$BIN/bench-libcurl" --mode "$reference" "${LIBCURL_SAME_REQUESTS[@]}" >>"$rows"
+    for variant in $safe; do
+        safe_label=libcurl-$reference-$variant
+        case $variant in
+        fresh) per_request "$safe_label" "$concurrency" "$url" "$BIN/bench-libcurl" --mode "$reference" --fresh-handle \
+            "${LIBCURL_SAME_REQUESTS[@]}" >>"$rows" ;;
+        fresh-collect) per_request "$safe_label" "$concurrency" "$url" "$BIN/bench-libcurl" --mode "$reference" --fresh-handle \
+            --collect "${LIBCURL_SAME_REQUESTS[@]}" >>"$rows" ;;
+        *) echo "unknown safe baseline $variant" >&2; exit 2 ;;
+        esac
+    done
     for style in "$@"; do
         case $style in
         *:*) per_request "curlbridge-${style%%:*}, ${style#*:}" "$concurrency" "$url" "$BIN/bench-curlbridge" \
@@ -108,19 +130,28 @@ workload() {
         esac
     done
     per_request "libcurl-$reference, curl's defaults" "$concurrency" "$url" "$BIN/bench-libcurl" --mode "$reference" >>"$rows"
-    python3 - "$name" "$rows" <<'PY'
+    python3 - "$name" "$rows" "$safe_label" <<'PY'
 import sys
-name, path = sys.argv[1], sys.argv[2]
+name, path, safe_label = sys.argv[1], sys.argv[2], sys.argv[3]
 rows = [line.rstrip("\n").split("\t") for line in open(path)]
+counts = {label: int(count) for label, count in rows}
 reference = int(rows[0][1])
+safe = counts.get(safe_label)
+title = "collecting safe raw" if safe_label.endswith("-collect") else "safe raw"
 print(f"\n### {name}\n")
-print("| client | instructions/request | × raw libcurl | extra/request |")
-print("|---|---:|---:|---:|")
+if safe is None:
+    print("| client | instructions/request | × raw libcurl | extra/request |")
+    print("|---|---:|---:|---:|")
+else:
+    print(f"| client | instructions/request | × raw libcurl | extra/request | × {title} | extra over {title} |")
+    print("|---|---:|---:|---:|---:|---:|")
 for label, count in rows:
     count = int(count)
-    ratio = "" if label == rows[0][0] else f"{reference / count:.2f}×"
-    extra = "" if label == rows[0][0] else f"{count - reference:,}"
-    print(f"| {label} | {count:,} | {ratio} | {extra} |")
+    cells = [label, f"{count:,}"]
+    cells += ["", ""] if label == rows[0][0] else [f"{reference / count:.2f}×", f"{count - reference:,}"]
+    if safe is not None:
+        cells += ["", ""] if label == safe_label else [f"{safe / count:.2f}×", f"{count - safe:,}"]
+    print("| " + " | ".join(cells) + " |")
 PY
 }
 
@@ -150,12 +181,15 @@ main() {
     local name
     for name in $WORKLOADS; do
         case $name in
-        seq) workload "sequential 100-byte GETs, HTTP/1.1" 1 "http://127.0.0.1:$HTTP_PORT/small" easy blocking async callback ;;
-        h1) workload "100-byte GETs, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/small" multi async callback ;;
-        h2) workload "100-byte GETs, 64 in flight, HTTP/2 over TLS" 64 "https://127.0.0.1:$HTTPS_PORT/small" multi async callback ;;
-        64k) workload "64 KiB GETs, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/64k" multi async callback ;;
+        seq) workload "sequential 100-byte GETs, HTTP/1.1" 1 "http://127.0.0.1:$HTTP_PORT/small" easy fresh \
+            blocking async callback ;;
+        h1) workload "100-byte GETs, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/small" multi fresh async callback ;;
+        h2) workload "100-byte GETs, 64 in flight, HTTP/2 over TLS" 64 "https://127.0.0.1:$HTTPS_PORT/small" multi fresh \
+            async callback ;;
+        64k) workload "64 KiB GETs, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/64k" multi "fresh fresh-collect" \
+            async callback ;;
         cache) workload "64 KiB GETs through a memory cache, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/cached/64k" \
-            multi async async:cache-miss async:cache-hit ;;
+            multi "" async async:cache-miss async:cache-hit ;;
         *) echo "unknown workload $name (seq, h1, h2, 64k, cache)" >&2; exit 2 ;;
         esac
     done
