@@ -26,7 +26,10 @@
 # libcurl < 8.1 (a reused handle keeps a dangling header pointer, curl PR 11103, so CurlBridge makes
 # a fresh handle per request). The safe raw baseline below it does the same requests with a fresh
 # easy handle per request (`--fresh-handle`: init, every option, cleanup), and seq, h1 and h2 add
-# "× safe raw" and "extra over safe raw" columns against it. The 64k table has that row too, then
+# "× safe raw" and "extra over safe raw" columns against it. seq measures it two ways, with
+# curl_easy_perform (libcurl-easy-fresh: curl builds and frees a multi handle inside each new
+# handle's perform) and with one multi handle, one request in flight (libcurl-multi-fresh, how
+# CurlBridge drives curl), and takes the cheaper as its safe raw. The 64k table has that row too, then
 # raw libcurl that also collects each body in memory, sized from its Content-Length (`--collect`),
 # as any client that returns a body must: the table's safe reference, whose "× collecting safe raw"
 # and "extra over collecting safe raw" columns are what issue 37's target (at most 20,000 extra
@@ -103,22 +106,23 @@ per_request() {
 }
 
 # workload NAME CONCURRENCY URL REFERENCE SAFE STYLE…: one table. SAFE lists the safe baselines
-# measured beside the reference ("" for none): "fresh" (libcurl-REFERENCE-fresh, a fresh easy handle
-# per request), "fresh-collect" (also each body held in memory); the last one is the table's safe
-# reference. A STYLE may name a bench-curlbridge workload after a colon (async:cache-miss).
+# measured beside the reference ("" for none), each a bench-libcurl mode and variant: easy-fresh,
+# multi-fresh (a fresh easy handle per request), multi-fresh-collect (each body held in memory too).
+# The table's safe reference is the cheapest of them, of the collecting ones where there are any:
+# the least a safe client doing the same work must spend. A STYLE may name a bench-curlbridge
+# workload after a colon (async:cache-miss).
 workload() {
-    local name=$1 concurrency=$2 url=$3 reference=$4 safe=$5 rows=$PREFIX/rows.tsv style variant safe_label=
+    local name=$1 concurrency=$2 url=$3 reference=$4 safe=$5 rows=$PREFIX/rows.tsv style variant
     shift 5
     echo "[$name] $concurrency in flight, $url" >&2
     : >"$rows"
     per_request "libcurl-$reference" "$concurrency" "$url" "$BIN/bench-libcurl" --mode "$reference" "${LIBCURL_SAME_REQUESTS[@]}" >>"$rows"
     for variant in $safe; do
-        safe_label=libcurl-$reference-$variant
         case $variant in
-        fresh) per_request "$safe_label" "$concurrency" "$url" "$BIN/bench-libcurl" --mode "$reference" --fresh-handle \
-            "${LIBCURL_SAME_REQUESTS[@]}" >>"$rows" ;;
-        fresh-collect) per_request "$safe_label" "$concurrency" "$url" "$BIN/bench-libcurl" --mode "$reference" --fresh-handle \
-            --collect "${LIBCURL_SAME_REQUESTS[@]}" >>"$rows" ;;
+        easy-fresh | multi-fresh) per_request "libcurl-$variant" "$concurrency" "$url" "$BIN/bench-libcurl" \
+            --mode "${variant%-fresh}" --fresh-handle "${LIBCURL_SAME_REQUESTS[@]}" >>"$rows" ;;
+        multi-fresh-collect) per_request "libcurl-$variant" "$concurrency" "$url" "$BIN/bench-libcurl" --mode multi \
+            --fresh-handle --collect "${LIBCURL_SAME_REQUESTS[@]}" >>"$rows" ;;
         *) echo "unknown safe baseline $variant" >&2; exit 2 ;;
         esac
     done
@@ -130,15 +134,20 @@ workload() {
         esac
     done
     per_request "libcurl-$reference, curl's defaults" "$concurrency" "$url" "$BIN/bench-libcurl" --mode "$reference" >>"$rows"
-    python3 - "$name" "$rows" "$safe_label" <<'PY'
+    python3 - "$name" "$rows" "$safe" <<'PY'
 import sys
-name, path, safe_label = sys.argv[1], sys.argv[2], sys.argv[3]
+name, path, safe_variants = sys.argv[1], sys.argv[2], sys.argv[3].split()
 rows = [line.rstrip("\n").split("\t") for line in open(path)]
 counts = {label: int(count) for label, count in rows}
 reference = int(rows[0][1])
+candidates = [f"libcurl-{variant}" for variant in safe_variants]
+collecting = [label for label in candidates if label.endswith("-collect")]
+safe_label = min(collecting or candidates, key=counts.get) if candidates else None
 safe = counts.get(safe_label)
-title = "collecting safe raw" if safe_label.endswith("-collect") else "safe raw"
+title = "collecting safe raw" if collecting else "safe raw"
 print(f"\n### {name}\n")
+if safe is not None:
+    print(f"Safe raw: `{safe_label}`.\n")
 if safe is None:
     print("| client | instructions/request | × raw libcurl | extra/request |")
     print("|---|---:|---:|---:|")
@@ -181,13 +190,14 @@ main() {
     local name
     for name in $WORKLOADS; do
         case $name in
-        seq) workload "sequential 100-byte GETs, HTTP/1.1" 1 "http://127.0.0.1:$HTTP_PORT/small" easy fresh \
+        seq) workload "sequential 100-byte GETs, HTTP/1.1" 1 "http://127.0.0.1:$HTTP_PORT/small" easy "easy-fresh multi-fresh" \
             blocking async callback ;;
-        h1) workload "100-byte GETs, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/small" multi fresh async callback ;;
-        h2) workload "100-byte GETs, 64 in flight, HTTP/2 over TLS" 64 "https://127.0.0.1:$HTTPS_PORT/small" multi fresh \
+        h1) workload "100-byte GETs, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/small" multi multi-fresh \
             async callback ;;
-        64k) workload "64 KiB GETs, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/64k" multi "fresh fresh-collect" \
+        h2) workload "100-byte GETs, 64 in flight, HTTP/2 over TLS" 64 "https://127.0.0.1:$HTTPS_PORT/small" multi multi-fresh \
             async callback ;;
+        64k) workload "64 KiB GETs, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/64k" multi \
+            "multi-fresh multi-fresh-collect" async callback ;;
         cache) workload "64 KiB GETs through a memory cache, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/cached/64k" \
             multi "" async async:cache-miss async:cache-hit ;;
         *) echo "unknown workload $name (seq, h1, h2, 64k, cache)" >&2; exit 2 ;;

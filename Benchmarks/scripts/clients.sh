@@ -115,7 +115,8 @@ workload_sequential() {
     WORKLOAD=1-sequential-h1 URL=http://127.0.0.1:$HTTP_PORT/small
     REQUESTS=$(scaled 20000) CONCURRENCY=1 EXTRA=()
     wrk_ceiling 1
-    rounds curlbridge-blocking curlbridge-async curlbridge-callback libcurl-easy libcurl-easy-fresh urlsession-sync ahc
+    rounds curlbridge-blocking curlbridge-async curlbridge-callback libcurl-easy libcurl-easy-fresh libcurl-multi-fresh \
+        urlsession-sync ahc
 }
 
 workload_concurrent_h1() {
