@@ -22,6 +22,19 @@
 # scripts/clients.sh: User-Agent, Accept-Encoding, the cookie engine); the last row of each table
 # is raw libcurl with curl's own defaults, for reference.
 #
+# The first row reuses its easy handles: the physical limit, which CurlBridge cannot use on
+# libcurl < 8.1 (a reused handle keeps a dangling header pointer, curl PR 11103, so CurlBridge makes
+# a fresh handle per request). The safe raw baseline below it does the same requests with a fresh
+# easy handle per request (`--fresh-handle`: init, every option, cleanup), and seq, h1 and h2 add
+# "× safe raw" and "extra over safe raw" columns against it. seq measures it two ways, with
+# curl_easy_perform (libcurl-easy-fresh: curl builds and frees a multi handle inside each new
+# handle's perform) and with one multi handle, one request in flight (libcurl-multi-fresh, how
+# CurlBridge drives curl), and takes the cheaper as its safe raw. The 64k table has that row too, then
+# raw libcurl that also collects each body in memory, sized from its Content-Length (`--collect`),
+# as any client that returns a body must: the table's safe reference, whose "× collecting safe raw"
+# and "extra over collecting safe raw" columns are what issue 37's target (at most 20,000 extra
+# instructions per request over the safe raw baseline) reads for 64 KiB bodies.
+#
 # Workloads: seq (sequential 100-byte GETs over HTTP/1.1 keep-alive, libcurl-easy as the
 # reference), h1 (64 in flight, HTTP/1.1), h2 (64 in flight, HTTP/2 over TLS), 64k (64 KiB bodies,
 # 64 in flight, HTTP/1.1); the last three against libcurl-multi. cache (64 KiB GETs, 64 in
@@ -92,14 +105,27 @@ per_request() {
     printf '%s\t%s\n' "$label" "$(printf '%s\n' "${costs[@]}" | sort -n | sed -n "$(((PAIRS + 1) / 2))p")"
 }
 
-# workload NAME CONCURRENCY URL REFERENCE STYLE…: one table. A STYLE may name a bench-curlbridge
+# workload NAME CONCURRENCY URL REFERENCE SAFE STYLE…: one table. SAFE lists the safe baselines
+# measured beside the reference ("" for none), each a bench-libcurl mode and variant: easy-fresh,
+# multi-fresh (a fresh easy handle per request), multi-fresh-collect (each body held in memory too).
+# The table's safe reference is the cheapest of them, of the collecting ones where there are any:
+# the least a safe client doing the same work must spend. A STYLE may name a bench-curlbridge
 # workload after a colon (async:cache-miss).
 workload() {
-    local name=$1 concurrency=$2 url=$3 reference=$4 rows=$PREFIX/rows.tsv style
-    shift 4
+    local name=$1 concurrency=$2 url=$3 reference=$4 safe=$5 rows=$PREFIX/rows.tsv style variant
+    shift 5
     echo "[$name] $concurrency in flight, $url" >&2
     : >"$rows"
     per_request "libcurl-$reference" "$concurrency" "$url" "$BIN/bench-libcurl" --mode "$reference" "${LIBCURL_SAME_REQUESTS[@]}" >>"$rows"
+    for variant in $safe; do
+        case $variant in
+        easy-fresh | multi-fresh) per_request "libcurl-$variant" "$concurrency" "$url" "$BIN/bench-libcurl" \
+            --mode "${variant%-fresh}" --fresh-handle "${LIBCURL_SAME_REQUESTS[@]}" >>"$rows" ;;
+        multi-fresh-collect) per_request "libcurl-$variant" "$concurrency" "$url" "$BIN/bench-libcurl" --mode multi \
+            --fresh-handle --collect "${LIBCURL_SAME_REQUESTS[@]}" >>"$rows" ;;
+        *) echo "unknown safe baseline $variant" >&2; exit 2 ;;
+        esac
+    done
     for style in "$@"; do
         case $style in
         *:*) per_request "curlbridge-${style%%:*}, ${style#*:}" "$concurrency" "$url" "$BIN/bench-curlbridge" \
@@ -108,19 +134,33 @@ workload() {
         esac
     done
     per_request "libcurl-$reference, curl's defaults" "$concurrency" "$url" "$BIN/bench-libcurl" --mode "$reference" >>"$rows"
-    python3 - "$name" "$rows" <<'PY'
+    python3 - "$name" "$rows" "$safe" <<'PY'
 import sys
-name, path = sys.argv[1], sys.argv[2]
+name, path, safe_variants = sys.argv[1], sys.argv[2], sys.argv[3].split()
 rows = [line.rstrip("\n").split("\t") for line in open(path)]
+counts = {label: int(count) for label, count in rows}
 reference = int(rows[0][1])
+candidates = [f"libcurl-{variant}" for variant in safe_variants]
+collecting = [label for label in candidates if label.endswith("-collect")]
+safe_label = min(collecting or candidates, key=counts.get) if candidates else None
+safe = counts.get(safe_label)
+title = "collecting safe raw" if collecting else "safe raw"
 print(f"\n### {name}\n")
-print("| client | instructions/request | × raw libcurl | extra/request |")
-print("|---|---:|---:|---:|")
+if safe is not None:
+    print(f"Safe raw: `{safe_label}`.\n")
+if safe is None:
+    print("| client | instructions/request | × raw libcurl | extra/request |")
+    print("|---|---:|---:|---:|")
+else:
+    print(f"| client | instructions/request | × raw libcurl | extra/request | × {title} | extra over {title} |")
+    print("|---|---:|---:|---:|---:|---:|")
 for label, count in rows:
     count = int(count)
-    ratio = "" if label == rows[0][0] else f"{reference / count:.2f}×"
-    extra = "" if label == rows[0][0] else f"{count - reference:,}"
-    print(f"| {label} | {count:,} | {ratio} | {extra} |")
+    cells = [label, f"{count:,}"]
+    cells += ["", ""] if label == rows[0][0] else [f"{reference / count:.2f}×", f"{count - reference:,}"]
+    if safe is not None:
+        cells += ["", ""] if label == safe_label else [f"{safe / count:.2f}×", f"{count - safe:,}"]
+    print("| " + " | ".join(cells) + " |")
 PY
 }
 
@@ -150,12 +190,16 @@ main() {
     local name
     for name in $WORKLOADS; do
         case $name in
-        seq) workload "sequential 100-byte GETs, HTTP/1.1" 1 "http://127.0.0.1:$HTTP_PORT/small" easy blocking async callback ;;
-        h1) workload "100-byte GETs, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/small" multi async callback ;;
-        h2) workload "100-byte GETs, 64 in flight, HTTP/2 over TLS" 64 "https://127.0.0.1:$HTTPS_PORT/small" multi async callback ;;
-        64k) workload "64 KiB GETs, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/64k" multi async callback ;;
+        seq) workload "sequential 100-byte GETs, HTTP/1.1" 1 "http://127.0.0.1:$HTTP_PORT/small" easy "easy-fresh multi-fresh" \
+            blocking async callback ;;
+        h1) workload "100-byte GETs, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/small" multi multi-fresh \
+            async callback ;;
+        h2) workload "100-byte GETs, 64 in flight, HTTP/2 over TLS" 64 "https://127.0.0.1:$HTTPS_PORT/small" multi multi-fresh \
+            async callback ;;
+        64k) workload "64 KiB GETs, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/64k" multi \
+            "multi-fresh multi-fresh-collect" async callback ;;
         cache) workload "64 KiB GETs through a memory cache, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/cached/64k" \
-            multi async async:cache-miss async:cache-hit ;;
+            multi "" async async:cache-miss async:cache-hit ;;
         *) echo "unknown workload $name (seq, h1, h2, 64k, cache)" >&2; exit 2 ;;
         esac
     done

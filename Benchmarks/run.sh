@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # CurlBridge benchmark suite: builds the clients, starts a private nginx on loopback, runs every
 # client on every selected workload (interleaved, REPEATS times), and writes the medians with
-# ratios against raw libcurl to RESULTS.md.
+# ratios against raw libcurl to RESULTS.md: against raw libcurl reusing its easy handles (the
+# physical limit), and in workloads 1, 2, 3, 5 and 6 against the safe raw baseline too, raw
+# libcurl with a fresh easy handle per request (what libcurl < 8.1 forces on CurlBridge: a reused
+# handle keeps a dangling header pointer, curl PR 11103), which in workload 6 also collects each
+# 64 KiB body in memory, as any client that returns a body must (README.md, "The safe raw
+# baselines").
 #
 #   Benchmarks/run.sh                      full run (about 10 minutes on 2 cores after the build)
 #   SCALE=0.1 Benchmarks/run.sh            a tenth of the requests and download size: a smoke run

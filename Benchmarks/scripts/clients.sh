@@ -25,6 +25,11 @@ client_command() {
     curlbridge-blocking | curlbridge-async | curlbridge-callback) CMD=("$BIN/bench-curlbridge" --style "${1#curlbridge-}") ;;
     curlbridge-*-download) CMD=("$BIN/bench-curlbridge" --style "$(echo "$1" | cut -d- -f2)" --transfer download) ;;
     libcurl-easy | libcurl-multi) CMD=("$BIN/bench-libcurl" --mode "${1#libcurl-}" "${LIBCURL_SAME_REQUESTS[@]}") ;;
+    # The safe baselines on libcurl < 8.1 (a reused handle keeps a dangling header pointer, curl PR
+    # 11103): a fresh easy handle per request; -fresh-collect also holds each body in memory.
+    libcurl-easy-fresh | libcurl-multi-fresh) CMD=("$BIN/bench-libcurl" --mode "$(echo "$1" | cut -d- -f2)" --fresh-handle \
+        "${LIBCURL_SAME_REQUESTS[@]}") ;;
+    libcurl-multi-fresh-collect) CMD=("$BIN/bench-libcurl" --mode multi --fresh-handle --collect "${LIBCURL_SAME_REQUESTS[@]}") ;;
     # Debian's libcurl as built: CA file and CA directory, the store parsed for every connection.
     libcurl-easy-ca-path) CMD=("$BIN/bench-libcurl" --mode easy "${LIBCURL_SAME_HEADERS[@]}") ;;
     libcurl-multi-16k) CMD=("$BIN/bench-libcurl" --mode multi --buffer 16384 "${LIBCURL_SAME_REQUESTS[@]}") ;;
@@ -64,7 +69,7 @@ run_client() {
     fi
     if [ -s "$PREFIX/stderr.txt" ]; then sed "s/^/    $label: /" "$PREFIX/stderr.txt" | head -n 3 >&2; fi
     printf '%s\t%s\t%s\n' "$WORKLOAD" "$label" "$line" >>"$RAW"
-    printf '  %-22s %s\n' "$label" "$(summary_of "$line")" >&2
+    printf '  %-28s %s\n' "$label" "$(summary_of "$line")" >&2
 }
 
 summary_of() {
@@ -103,28 +108,29 @@ print(json.dumps({"client": "wrk", "workload": sys.argv[1], "concurrency": int(s
                   "errors": int(errors.group(1)) if errors else 0,
                   **({} if rps else {"failed": text.strip()[:300]})}))' "$WORKLOAD" "$connections")
     printf '%s\t%s\t%s\n' "$WORKLOAD" "wrk" "$line" >>"$RAW"
-    printf '  %-22s %s\n' "wrk (server ceiling)" "$(python3 -c 'import json,sys; print(json.loads(sys.argv[1]).get("rps"), "req/s")' "$line")" >&2
+    printf '  %-28s %s\n' "wrk (server ceiling)" "$(python3 -c 'import json,sys; print(json.loads(sys.argv[1]).get("rps"), "req/s")' "$line")" >&2
 }
 
 workload_sequential() {
     WORKLOAD=1-sequential-h1 URL=http://127.0.0.1:$HTTP_PORT/small
     REQUESTS=$(scaled 20000) CONCURRENCY=1 EXTRA=()
     wrk_ceiling 1
-    rounds curlbridge-blocking curlbridge-async curlbridge-callback libcurl-easy urlsession-sync ahc
+    rounds curlbridge-blocking curlbridge-async curlbridge-callback libcurl-easy libcurl-easy-fresh libcurl-multi-fresh \
+        urlsession-sync ahc
 }
 
 workload_concurrent_h1() {
     WORKLOAD=2-64-in-flight-h1 URL=http://127.0.0.1:$HTTP_PORT/small
     REQUESTS=$(scaled 50000) CONCURRENCY=64 EXTRA=()
     wrk_ceiling 64
-    rounds curlbridge-async curlbridge-callback libcurl-multi urlsession-async ahc
+    rounds curlbridge-async curlbridge-callback libcurl-multi libcurl-multi-fresh urlsession-async ahc
 }
 
 workload_concurrent_h2() {
     WORKLOAD=3-64-in-flight-h2-tls URL=https://127.0.0.1:$HTTPS_PORT/small
     REQUESTS=$(scaled 20000) CONCURRENCY=64 EXTRA=()
     wrk_ceiling 64
-    rounds curlbridge-async curlbridge-callback libcurl-multi urlsession-async ahc
+    rounds curlbridge-async curlbridge-callback libcurl-multi libcurl-multi-fresh urlsession-async ahc
 }
 
 # Deletes the downloaded file (and any partial file a failed download left beside it).
@@ -150,14 +156,15 @@ workload_thousand() {
     WORKLOAD=5-1000-in-flight-h1 URL=http://127.0.0.1:$HTTP_PORT/small
     REQUESTS=$(scaled 5000) CONCURRENCY=1000 EXTRA=()
     if [ "$REQUESTS" -lt 1000 ]; then REQUESTS=1000; fi
-    rounds curlbridge-async curlbridge-callback libcurl-multi urlsession-async ahc
+    rounds curlbridge-async curlbridge-callback libcurl-multi libcurl-multi-fresh urlsession-async ahc
 }
 
 workload_64k() {
     WORKLOAD=6-64k-64-in-flight-h1 URL=http://127.0.0.1:$HTTP_PORT/64k
     REQUESTS=$(scaled 10000) CONCURRENCY=64 EXTRA=()
     wrk_ceiling 64
-    rounds curlbridge-async curlbridge-callback libcurl-multi urlsession-async ahc
+    rounds curlbridge-async curlbridge-callback libcurl-multi libcurl-multi-fresh libcurl-multi-fresh-collect \
+        urlsession-async ahc
 }
 
 # A slow consumer: the body streamed to a reader that takes 10 MB/s (sleeping between chunks);

@@ -8,7 +8,8 @@ static void usage(const char *program, const char *problem) {
     fprintf(stderr,
             "%s\nusage: %s --mode easy|multi --url URL --requests N --concurrency C [--cacert PATH] "
             "[--output PATH] [--workload NAME] [--stream] [--buffer BYTES] [--fsync] [--consume-rate BYTES_PER_S] "
-            "[--upload PATH] [--upload-buffer BYTES] [--user-agent TEXT] [--decode] [--cookies] [--no-ca-path]\n",
+            "[--upload PATH] [--upload-buffer BYTES] [--user-agent TEXT] [--decode] [--cookies] [--no-ca-path] "
+            "[--fresh-handle] [--collect]\n",
             problem, program);
     exit(2);
 }
@@ -30,7 +31,8 @@ void bench_parse_args(int argc, char **argv, struct bench_args *args) {
                                 .output = "/dev/null", .workload = "unnamed", .mode = "easy",
                                 .buffer = 524288, .stream = 0, .fsync = 0,
                                 .consume_rate = 0, .upload = NULL, .upload_buffer = 0,
-                                .user_agent = NULL, .decode = 0, .cookies = 0, .no_ca_path = 0};
+                                .user_agent = NULL, .decode = 0, .cookies = 0, .no_ca_path = 0,
+                                .fresh_handle = 0, .collect = 0};
     for (int i = 1; i < argc; i++) {
         const char *flag = argv[i];
         /* The flags without a value. */
@@ -39,6 +41,8 @@ void bench_parse_args(int argc, char **argv, struct bench_args *args) {
                   : strcmp(flag, "--decode") == 0  ? &args->decode
                   : strcmp(flag, "--cookies") == 0 ? &args->cookies
                   : strcmp(flag, "--no-ca-path") == 0 ? &args->no_ca_path
+                  : strcmp(flag, "--fresh-handle") == 0 ? &args->fresh_handle
+                  : strcmp(flag, "--collect") == 0 ? &args->collect
                                                    : NULL;
         if (on != NULL) {
             *on = 1;
@@ -77,4 +81,6 @@ void bench_parse_args(int argc, char **argv, struct bench_args *args) {
         usage(program, "--mode easy is one sequential handle: --concurrency must be 1");
     if ((args->upload != NULL || args->consume_rate > 0) && args->concurrency != 1)
         usage(program, "--upload and --consume-rate keep one transfer's state: --concurrency must be 1");
+    if (args->collect && (args->stream || args->upload != NULL || args->consume_rate > 0))
+        usage(program, "--collect holds whole bodies: not with --stream, --upload or --consume-rate");
 }

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <curl/curl.h>
 
-/* The command line, the same as every other benchmark client's plus --mode, --buffer and
- * --upload-buffer. */
+/* The command line, the same as every other benchmark client's plus --mode, --buffer,
+ * --upload-buffer and the baselines' --fresh-handle and --collect. */
 struct bench_args {
     const char *url;
     long requests;
@@ -28,6 +28,9 @@ struct bench_args {
     int decode;             /* --decode: CURLOPT_ACCEPT_ENCODING "" (every encoding curl decodes) */
     int cookies;            /* --cookies: the cookie engine, one jar shared by every handle (CURLSH) */
     int no_ca_path;         /* --no-ca-path: CURLOPT_CAPATH NULL, the CA file alone, which curl caches */
+    /* The safe baselines, what CurlBridge must do on libcurl 7.88: */
+    int fresh_handle;       /* --fresh-handle: a new easy handle per request (init, options, cleanup) */
+    int collect;            /* --collect: each body collected in memory, then written to --output */
 };
 
 /* What the requests did; latencies in nanoseconds, one slot per request. */
@@ -46,6 +49,17 @@ struct bench_results {
     uint64_t pace_start_ns; /* when the current body's first chunk was consumed; 0: not yet */
     int64_t paced_bytes;    /* bytes of the current body consumed so far */
     uint64_t start_anon_bytes; /* anonymous resident memory when the measured part started */
+};
+
+/* With --collect: one transfer's body, held in memory as any client that returns a body must hold
+ * it. The first chunk reserves room for the declared Content-Length; a longer body (or one without
+ * a length) grows the buffer; bench_finish_body hands it to --output and frees it. */
+struct bench_body {
+    CURL *easy;                     /* the transfer's handle, asked for the declared length */
+    struct bench_results *results;  /* --output and the byte count */
+    char *data;                     /* malloc'd; NULL before the first chunk */
+    size_t length;
+    size_t capacity;
 };
 
 /* Parses argv; prints usage and exits with 2 on a bad command line. */
@@ -67,13 +81,18 @@ uint64_t bench_anon_bytes(void);
 uint64_t bench_cpu_ns(void);
 uint64_t bench_peak_rss_bytes(void);
 
-/* Options every handle gets, in both modes. Returns CURLE_OK or the first failure. */
+/* Options every handle gets, in both modes. `body` is the transfer's with --collect (NULL
+ * otherwise). Returns CURLE_OK or the first failure. */
 CURLcode bench_setup_easy(CURL *easy, const struct bench_args *args, struct bench_results *results,
-                          char *error_buffer);
+                          struct bench_body *body, char *error_buffer);
 
 /* Resets what a transfer reads or paces (the upload file's position, the consumer's pace)
  * before each transfer starts; uploads and paced consumers run one transfer at a time. */
 void bench_prepare_transfer(struct bench_results *results);
+
+/* With --collect, once a transfer has ended: writes the collected body to --output in one go (as
+ * a caller consumes a body it was handed), counts it and frees the buffer. */
+void bench_finish_body(struct bench_body *body);
 
 /* Records a finished transfer: success (2xx and CURLE_OK) with its latency, or an error. */
 void bench_record(CURL *easy, CURLcode code, uint64_t started_ns, const char *error_buffer,

@@ -1,32 +1,62 @@
-/* The two loops: one reused easy handle in sequence, and a multi handle with N in flight. */
+/* The two loops: easy handles in sequence with curl_easy_perform, and a multi handle with N in
+ * flight. Each reuses its easy handles from one request to the next, or, with --fresh-handle,
+ * makes a new one for every request and cleans it up when the request is done: the safe limit on
+ * libcurl < 8.1, where a reused handle keeps a dangling header pointer (curl PR 11103), so a
+ * client such as CurlBridge must pay for a handle per request. That handle is made and set up on
+ * the request's clock. */
 #include "bench.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-void bench_run_easy(const struct bench_args *args, struct bench_results *results) {
-    static char error_buffer[CURL_ERROR_SIZE];
+/* A new easy handle with every option set (and `private` as CURLOPT_PRIVATE unless NULL); exits
+ * with 1 when curl refuses. */
+static CURL *new_easy(const struct bench_args *args, struct bench_results *results, struct bench_body *body,
+                      char *error_buffer, void *private) {
     CURL *easy = curl_easy_init();
-    if (easy == NULL || bench_setup_easy(easy, args, results, error_buffer) != CURLE_OK) {
-        fprintf(stderr, "libcurl-easy: cannot set up the easy handle\n");
+    if (easy == NULL || bench_setup_easy(easy, args, results, body, error_buffer) != CURLE_OK ||
+        (private != NULL && curl_easy_setopt(easy, CURLOPT_PRIVATE, private) != CURLE_OK)) {
+        fprintf(stderr, "libcurl-%s: cannot set up an easy handle\n", args->mode);
         exit(1);
     }
+    return easy;
+}
+
+void bench_run_easy(const struct bench_args *args, struct bench_results *results) {
+    static char error_buffer[CURL_ERROR_SIZE];
+    struct bench_body body = {0};
+    CURL *easy = args->fresh_handle ? NULL : new_easy(args, results, &body, error_buffer, NULL);
     for (long i = 0; i < args->requests; i++) {
         error_buffer[0] = '\0';
         bench_prepare_transfer(results);
         uint64_t started = bench_now_ns();
+        if (args->fresh_handle) easy = new_easy(args, results, &body, error_buffer, NULL);
         CURLcode code = curl_easy_perform(easy);
+        if (args->collect) bench_finish_body(&body);
         bench_record(easy, code, started, error_buffer, results);
+        if (args->fresh_handle) curl_easy_cleanup(easy);
     }
-    curl_easy_cleanup(easy);
+    if (!args->fresh_handle) curl_easy_cleanup(easy);
 }
 
-/* One transfer slot of the multi loop; its easy handle is reused for the next request. */
+/* One transfer slot of the multi loop: its easy handle (reused for the slot's next request, or
+ * NULL between two fresh ones), its clock, error buffer and, with --collect, body. */
 struct slot {
     CURL *easy;
     uint64_t started;
     char error[CURL_ERROR_SIZE];
+    struct bench_body body;
 };
+
+/* Starts the slot's next request; with --fresh-handle, on a new handle. */
+static void start_transfer(CURLM *multi, struct slot *slot, const struct bench_args *args,
+                           struct bench_results *results) {
+    slot->error[0] = '\0';
+    bench_prepare_transfer(results);
+    slot->started = bench_now_ns();
+    if (slot->easy == NULL) slot->easy = new_easy(args, results, &slot->body, slot->error, slot);
+    curl_multi_add_handle(multi, slot->easy);
+}
 
 void bench_run_multi(const struct bench_args *args, struct bench_results *results) {
     CURLM *multi = curl_multi_init();
@@ -40,15 +70,9 @@ void bench_run_multi(const struct bench_args *args, struct bench_results *result
     long started = 0, finished = 0;
     for (long i = 0; i < args->concurrency; i++) {
         struct slot *slot = &slots[i];
-        slot->easy = curl_easy_init();
-        if (slot->easy == NULL || bench_setup_easy(slot->easy, args, results, slot->error) != CURLE_OK ||
-            curl_easy_setopt(slot->easy, CURLOPT_PRIVATE, slot) != CURLE_OK) {
-            fprintf(stderr, "libcurl-multi: cannot set up an easy handle\n");
-            exit(1);
-        }
-        bench_prepare_transfer(results);
-        slot->started = bench_now_ns();
-        curl_multi_add_handle(multi, slot->easy);
+        /* Reused handles are made before their first request's clock starts. */
+        if (!args->fresh_handle) slot->easy = new_easy(args, results, &slot->body, slot->error, slot);
+        start_transfer(multi, slot, args, results);
         started++;
     }
     /* Every pass finishes transfers or waits in curl_multi_poll; each transfer has a 120 s cap,
@@ -66,20 +90,23 @@ void bench_run_multi(const struct bench_args *args, struct bench_results *result
             struct slot *slot = NULL;
             curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, (char **)&slot);
             CURLcode code = message->data.result;
+            if (args->collect) bench_finish_body(&slot->body);
             bench_record(slot->easy, code, slot->started, slot->error, results);
             finished++;
             curl_multi_remove_handle(multi, slot->easy);
+            if (args->fresh_handle) {
+                curl_easy_cleanup(slot->easy);
+                slot->easy = NULL;
+            }
             if (started < args->requests) {
-                slot->error[0] = '\0';
-                bench_prepare_transfer(results);
-                slot->started = bench_now_ns();
-                curl_multi_add_handle(multi, slot->easy);
+                start_transfer(multi, slot, args, results);
                 started++;
             }
         }
         if (finished < args->requests) curl_multi_poll(multi, NULL, 0, 1000, NULL);
     }
-    for (long i = 0; i < args->concurrency; i++) curl_easy_cleanup(slots[i].easy);
+    for (long i = 0; i < args->concurrency; i++)
+        if (slots[i].easy != NULL) curl_easy_cleanup(slots[i].easy);
     free(slots);
     curl_multi_cleanup(multi);
 }

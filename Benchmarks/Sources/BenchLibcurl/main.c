@@ -4,7 +4,11 @@
  *          each easy handle reused for the next request as soon as it finishes.
  * Bodies are streamed to --output; --buffer sets CURLOPT_BUFFERSIZE (524288 by default).
  * --fsync flushes --output before the clock stops; --consume-rate paces the body's consumer;
- * --upload POSTs a file read by a read callback (--upload-buffer: CURLOPT_UPLOAD_BUFFERSIZE). */
+ * --upload POSTs a file read by a read callback (--upload-buffer: CURLOPT_UPLOAD_BUFFERSIZE).
+ * The safe baselines (what a client on libcurl < 8.1 must do, see loops.c):
+ *   --fresh-handle: a new easy handle per request, every option set, cleaned up when it is done;
+ *   --collect: each body held in memory (room reserved from its Content-Length), then written to
+ *              --output whole and freed, as a client that returns bodies does. */
 #include "bench.h"
 
 #include <fcntl.h>

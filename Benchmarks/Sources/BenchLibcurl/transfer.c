@@ -1,5 +1,6 @@
 /* What every transfer does, in both loops: options, body to the output file (paced with
- * --consume-rate), the request body from the --upload file, the record. */
+ * --consume-rate) or, with --collect, into memory first, the request body from the --upload file,
+ * the record. */
 #include "bench.h"
 
 #include <errno.h>
@@ -24,6 +25,20 @@ static void keep_pace(struct bench_results *results, size_t consumed) {
     while (nanosleep(&request, &remaining) != 0 && errno == EINTR) request = remaining;
 }
 
+/* Writes all of `length` bytes to `fd`; 0, or -1 when the file refuses them. */
+static int write_all(int fd, const char *data, size_t length) {
+    while (length > 0) {
+        ssize_t written = write(fd, data, length);
+        if (written < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        data += written;
+        length -= (size_t)written;
+    }
+    return 0;
+}
+
 /* Streams body bytes to the output descriptor as they arrive; with --upload, keeps the start of
  * the (short) response body instead: the receiver's count of body bytes. */
 static size_t write_body(char *data, size_t size, size_t count, void *context) {
@@ -37,19 +52,45 @@ static size_t write_body(char *data, size_t size, size_t count, void *context) {
         results->reply[results->reply_length] = '\0';
         return total;
     }
-    size_t left = total;
-    while (left > 0) {
-        ssize_t written = write(results->output_fd, data, left);
-        if (written < 0) {
-            if (errno == EINTR) continue;
-            return 0; /* curl fails the transfer with CURLE_WRITE_ERROR */
-        }
-        data += written;
-        left -= (size_t)written;
-    }
+    if (write_all(results->output_fd, data, total) != 0) return 0; /* curl: CURLE_WRITE_ERROR */
     results->bytes += (int64_t)total;
     if (results->consume_rate > 0) keep_pace(results, total);
     return total;
+}
+
+/* With --collect: appends body bytes to the transfer's buffer. The first chunk reserves room for
+ * the Content-Length curl read in the head (CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, -1 without one);
+ * a body longer than that, or without a length, doubles the buffer as it grows. */
+static size_t collect_body(char *data, size_t size, size_t count, void *context) {
+    struct bench_body *body = context;
+    size_t total = size * count;
+    if (total > body->capacity - body->length) {
+        size_t wanted = body->length + total;
+        if (body->capacity == 0) {
+            curl_off_t declared = -1;
+            curl_easy_getinfo(body->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &declared);
+            if (declared > 0 && (size_t)declared > wanted) wanted = (size_t)declared;
+        } else if (wanted < 2 * body->capacity) {
+            wanted = 2 * body->capacity;
+        }
+        char *grown = realloc(body->data, wanted);
+        if (grown == NULL) return 0; /* curl: CURLE_WRITE_ERROR */
+        body->data = grown;
+        body->capacity = wanted;
+    }
+    memcpy(body->data + body->length, data, total);
+    body->length += total;
+    return total;
+}
+
+void bench_finish_body(struct bench_body *body) {
+    struct bench_results *results = body->results;
+    if (body->length > 0 && write_all(results->output_fd, body->data, body->length) == 0)
+        results->bytes += (int64_t)body->length;
+    free(body->data);
+    body->data = NULL;
+    body->length = 0;
+    body->capacity = 0;
 }
 
 /* Reads the next slice of the --upload file into curl's buffer; 0 at its end. */
@@ -77,8 +118,29 @@ void bench_prepare_transfer(struct bench_results *results) {
     results->paced_bytes = 0;
 }
 
+/* The one share every handle is given (a handle takes one), or NULL when there is nothing to share:
+ *   --cookies: one cookie jar for every handle, as a CurlBridge transport has;
+ *   --fresh-handle --mode easy: the connection, DNS and TLS session caches, which a reused easy
+ *   handle (or a multi handle) keeps by itself; without them every new handle would open a new
+ *   connection, and the baseline would measure connection setup instead of a request.
+ * The loops are single-threaded, so the share needs no lock callbacks. */
+static CURLSH *shared(const struct bench_args *args) {
+    static CURLSH *share;
+    int caches = args->fresh_handle && strcmp(args->mode, "easy") == 0;
+    if (share != NULL || (!args->cookies && !caches)) return share;
+    share = curl_share_init();
+    if (share == NULL) return NULL;
+    if (args->cookies) curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_COOKIE);
+    if (caches) {
+        curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
+        curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+        curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+    }
+    return share;
+}
+
 CURLcode bench_setup_easy(CURL *easy, const struct bench_args *args, struct bench_results *results,
-                          char *error_buffer) {
+                          struct bench_body *body, char *error_buffer) {
     CURLcode code = CURLE_OK;
 #define SET(option, value) \
     if (code == CURLE_OK) code = curl_easy_setopt(easy, option, value)
@@ -86,8 +148,15 @@ CURLcode bench_setup_easy(CURL *easy, const struct bench_args *args, struct benc
     SET(CURLOPT_NOSIGNAL, 1L);
     SET(CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
     SET(CURLOPT_BUFFERSIZE, args->buffer);
-    SET(CURLOPT_WRITEFUNCTION, write_body);
-    SET(CURLOPT_WRITEDATA, results);
+    if (args->collect) {
+        body->easy = easy;
+        body->results = results;
+        SET(CURLOPT_WRITEFUNCTION, collect_body);
+        SET(CURLOPT_WRITEDATA, body);
+    } else {
+        SET(CURLOPT_WRITEFUNCTION, write_body);
+        SET(CURLOPT_WRITEDATA, results);
+    }
     SET(CURLOPT_ERRORBUFFER, error_buffer);
     SET(CURLOPT_CONNECTTIMEOUT, 30L);
     SET(CURLOPT_TIMEOUT, 120L);
@@ -96,17 +165,9 @@ CURLcode bench_setup_easy(CURL *easy, const struct bench_args *args, struct benc
     if (args->no_ca_path) SET(CURLOPT_CAPATH, NULL);
     if (args->user_agent != NULL) SET(CURLOPT_USERAGENT, args->user_agent);
     if (args->decode) SET(CURLOPT_ACCEPT_ENCODING, "");
-    if (args->cookies) {
-        /* One jar for every handle, as a CurlBridge transport has; the loops are single-threaded,
-         * so the share needs no lock callbacks. */
-        static CURLSH *jar;
-        if (jar == NULL) {
-            jar = curl_share_init();
-            curl_share_setopt(jar, CURLSHOPT_SHARE, CURL_LOCK_DATA_COOKIE);
-        }
-        SET(CURLOPT_SHARE, jar);
-        SET(CURLOPT_COOKIEFILE, "");
-    }
+    CURLSH *share = shared(args);
+    if (share != NULL) SET(CURLOPT_SHARE, share);
+    if (args->cookies) SET(CURLOPT_COOKIEFILE, "");
     /* Over TLS, wait for a connection being set up to say whether it multiplexes (HTTP/2). */
     if (strncmp(args->url, "https://", 8) == 0) SET(CURLOPT_PIPEWAIT, 1L);
     if (args->upload != NULL) {
