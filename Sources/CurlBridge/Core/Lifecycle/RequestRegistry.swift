@@ -7,18 +7,20 @@
 /// request when the transport shuts down.
 ///
 /// Confined to the loop, which owns it (as its delegate): other threads reach it through a
-/// ``LoopBound`` (``LifecycleEnvironment/registry``), whose work the loop runs with it.
+/// ``LoopBound`` (``LifecycleEnvironment/registry``), whose work the loop runs with it. Its
+/// tables skip run-time exclusivity checks (`@exclusivity(unchecked)`): only the loop's thread
+/// touches them, one access at a time, and each request reads them several times.
 final class RequestRegistry: RequestLoopDelegate {
     /// What runs the transfers.
     let engine: any TransferEngine
-    private var executors: [UInt64: RequestExecutor] = [:]
+    @exclusivity(unchecked) private var executors: [UInt64: RequestExecutor] = [:]
     /// Whether the transport began shutting down.
     private var isShuttingDown = false
     /// Requests to tell when the current turn ends (see ``BodySink/announcesAtTurnEnd``).
-    private var awaitingTurnEnd: [RequestExecutor] = []
+    @exclusivity(unchecked) private var awaitingTurnEnd: [RequestExecutor] = []
     /// The list ``awaitingTurnEnd`` is swapped with while its requests are told, so that neither
     /// list's storage is made again every turn.
-    private var toldAtTurnEnd: [RequestExecutor] = []
+    @exclusivity(unchecked) private var toldAtTurnEnd: [RequestExecutor] = []
 
     init(engine: any TransferEngine) {
         self.engine = engine

@@ -103,6 +103,11 @@ final class RequestDefaults: Sendable {
     let baseURL: URL?
     let timeouts: Timeouts
     let headerLines: [HeaderLine]
+    /// The default headers' lines alone: what a request with no fields and no body of its own
+    /// sends, shared rather than built again for each.
+    let lines: [String]
+    /// The default `Accept` value, if the defaults set one.
+    let accept: String?
     let maximumBodySize: Int
     let maximumHeaderSize: Int
     let credentials: [Credential.Origin: Credential]
@@ -117,6 +122,8 @@ final class RequestDefaults: Sendable {
         headerLines = configuration.defaultHeaders.map {
             HeaderLine(name: $0.name, value: $0.value, line: Request.curlHeaderLine($0))
         }
+        lines = headerLines.map(\.line)
+        accept = headerLines.first { $0.name == .accept }?.value
         maximumBodySize = configuration.maximumBodySize
         maximumHeaderSize = configuration.maximumHeaderSize
         credentials = configuration.credentials
@@ -161,7 +168,7 @@ extension Request {
         case .failure(let error): return .failure(error)
         }
         let authentication: PreparedAuthentication
-        let lines = headerLines(merging: omitsDefaultHeaders ? [] : defaults.headerLines)
+        let lines = headerLines(merging: defaults)
         switch self.authentication(of: lines, url: resolvedURL, defaults: defaults) {
         case .success(let prepared): authentication = prepared
         case .failure(let error): return .failure(error)
@@ -179,7 +186,7 @@ extension Request {
             maximumHeaderSize: defaults.maximumHeaderSize,
             isIdempotent: isIdempotent,
             accept: headerFields.first { $0.name == .accept }?.value
-                ?? (omitsDefaultHeaders ? nil : defaults.headerLines.first { $0.name == .accept }?.value),
+                ?? (omitsDefaultHeaders ? nil : defaults.accept),
             usesCookieJar: usesCookieJar,
             authentication: authentication.challenge,
             trace: transferTrace(
@@ -231,8 +238,13 @@ extension Request {
     }
 
     /// The default header lines under this request's own fields (the request's win, by name),
-    /// plus the body's content type and the headers that keep curl from adding its own.
-    private func headerLines(merging defaults: [RequestDefaults.HeaderLine]) -> [String] {
+    /// plus the body's content type and the headers that keep curl from adding its own; the
+    /// defaults' own list when the request adds nothing to it (no field, no body, not a `POST`).
+    private func headerLines(merging transportDefaults: RequestDefaults) -> [String] {
+        let defaults = omitsDefaultHeaders ? [] : transportDefaults.headerLines
+        if headerFields.isEmpty, body == nil, method != .post {
+            return omitsDefaultHeaders ? [] : transportDefaults.lines
+        }
         var lines: [String] = []
         lines.reserveCapacity(defaults.count + headerFields.count + 3)
         var names: [HTTPField.Name] = []

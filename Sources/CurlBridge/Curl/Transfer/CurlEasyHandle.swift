@@ -7,7 +7,8 @@ internal import CCurl
 /// Not `Sendable`: it lives and dies on its transport's queue. It is cleaned up when released,
 /// which the loop only lets happen after the handle has left the multi handle, so no curl
 /// callback can reach it any more. Between transfers a handle may wait in its loop's
-/// ``CurlEasyHandlePool``, reset (``reset()``).
+/// ``CurlEasyHandlePool``, reset (``reset()``). Being confined, its lists skip run-time
+/// exclusivity checks.
 final class CurlEasyHandle {
     /// How many easy handles exist in the process: a leak check for tests and soaks.
     static let liveHandles = Atomic<Int>(0)
@@ -18,15 +19,15 @@ final class CurlEasyHandle {
     /// The `CURL *`.
     let raw: UnsafeMutableRawPointer
     /// The header list handed to `CURLOPT_HTTPHEADER`; curl does not copy it.
-    private var headerList: UnsafeMutablePointer<curl_slist>?
+    @exclusivity(unchecked) private var headerList: UnsafeMutablePointer<curl_slist>?
     /// The header list handed to `CURLOPT_PROXYHEADER` (headers for the proxy only).
-    private var proxyHeaderList: UnsafeMutablePointer<curl_slist>?
+    @exclusivity(unchecked) private var proxyHeaderList: UnsafeMutablePointer<curl_slist>?
     /// The buffer curl writes its error text into (`CURLOPT_ERRORBUFFER`).
     private let errorBuffer: UnsafeMutablePointer<CChar>
     /// The multipart body handed to `CURLOPT_MIMEPOST`, freed after the handle.
-    private var mime: OpaquePointer?
+    @exclusivity(unchecked) private var mime: OpaquePointer?
     /// Blobs curl reads without a copy of its own (TLS certificates and keys), released after the handle.
-    private var retainedBlobs: [CurlBlob] = []
+    @exclusivity(unchecked) private var retainedBlobs: [CurlBlob] = []
     /// Where curl's verbose output goes (`CURLOPT_DEBUGDATA`), released after the handle; `nil`
     /// unless the request is traced or reports the cookies sent (see ``enableDebug(_:)``).
     var debugRecorder: CurlDebugRecorder?

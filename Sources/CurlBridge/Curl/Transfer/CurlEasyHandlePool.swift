@@ -8,12 +8,13 @@
 /// A handle comes back through ``recycle(_:)`` once its transfer has left the multi handle, and is
 /// reset there (``CurlEasyHandle/reset()``: every option, callback and pointer to the finished
 /// transfer cleared), so an idle handle holds nothing of the request it served; the next transfer
-/// sets every option it needs again. Confined to the loop's owner, like the transfers.
+/// sets every option it needs again. Confined to the loop's owner, like the transfers (so its list
+/// skips run-time exclusivity checks).
 final class CurlEasyHandlePool {
     /// How many idle handles the pool keeps; a handle recycled beyond that is cleaned up.
     let capacity: Int
     /// Idle handles, most recently used last (taken first: its memory is the warmest).
-    private var idle: [CurlEasyHandle] = []
+    @exclusivity(unchecked) private var idle: [CurlEasyHandle] = []
     /// How many transfers began on a reused handle, readable from any thread (a test diagnostic).
     let reuses = TransferCounter()
 

@@ -12,7 +12,8 @@ final class CurlEngine: TransferEngine {
     /// Options applied to each easy handle.
     private let easyOptions: CurlEasyOptions
     /// Transfers in flight, by request id; holding them here keeps curl's callback pointers valid.
-    private var transfers: [UInt64: CurlTransfer] = [:]
+    /// No run-time exclusivity check: only the loop's thread reaches it.
+    @exclusivity(unchecked) private var transfers: [UInt64: CurlTransfer] = [:]
     /// Easy handles between transfers; none are kept where reuse is unsafe.
     private let handles: CurlEasyHandlePool
     let inFlight = TransferCounter()

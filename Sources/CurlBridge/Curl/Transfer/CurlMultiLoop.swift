@@ -77,6 +77,10 @@ final class CurlMultiLoop: RequestLoop, Sendable {
         weak var engine: CurlEngine?
         /// The next moment the delegate must look again, in `MonotonicClock` nanoseconds.
         var nextDeadline: UInt64?
+        /// An empty list with room, swapped with the inbox's when a turn takes its work, so that
+        /// taking the work does not make a new list for the inbox every turn (owner-only: no
+        /// run-time exclusivity check).
+        @exclusivity(unchecked) var spareWork: [Work] = []
     }
 
     /// The queue that owns the loop whenever no blocking caller drives it.
@@ -247,8 +251,10 @@ final class CurlMultiLoop: RequestLoop, Sendable {
         // Deadlines are judged as of a moment before the inbox is taken: work submitted by then
         // (a cancel made before a deadline passed) runs first, however long this turn takes.
         let now = MonotonicClock.now
-        guard let work = takeWorkOrStop(delegate) else { return false }
+        guard var work = takeWorkOrStop(delegate, state) else { return false }
         for item in work { item() }
+        work.removeAll(keepingCapacity: true)
+        state.spareWork = work
         var running: Int32 = 0
         let performed = curl_multi_perform(multi, &running)
         if performed != CURLM_OK { delegate.loopDidFail(multiError(performed, during: "curl_multi_perform")) }
@@ -259,28 +265,31 @@ final class CurlMultiLoop: RequestLoop, Sendable {
 
     /// What the owner does after looking at the inbox.
     private enum NextStep {
-        /// Run this work (possibly none) and drive curl.
-        case drive([Work])
+        /// Run the work taken (possibly none) and drive curl.
+        case drive
         /// Nothing in flight, nothing asked: the loop is marked idle.
         case stop
         /// Nothing left during shutdown: the loop is marked closed and curl released; notify.
         case close([@Sendable () -> Void])
     }
 
-    /// The pending work; or `nil` — after marking the loop idle, and closing it if shutting down
-    /// with nothing left — when there is none and nothing is in flight.
-    private func takeWorkOrStop(_ delegate: any RequestLoopDelegate) -> [Work]? {
+    /// The pending work (in `state`'s spare list, which the inbox takes in exchange); or `nil` —
+    /// after marking the loop idle, and closing it if shutting down with nothing left — when there
+    /// is none and nothing is in flight.
+    private func takeWorkOrStop(_ delegate: any RequestLoopDelegate, _ state: OwnerState) -> [Work]? {
         let isBusy = delegate.isBusy
         let isDrained = !isBusy && delegate.isDrained
         if !isBusy { delegate.loopWillRest() }  // before letting go: the delegate's state is ours until then
+        var work: [Work] = []
+        swap(&work, &state.spareWork)
         let next: NextStep = inbox.withLock { inbox in
             inbox.isWakeupPending = false
             let isShuttingDown = inbox.state == .shuttingDown
             if !inbox.work.isEmpty {
-                defer { inbox.work.removeAll(keepingCapacity: true) }
-                return .drive(inbox.work)
+                swap(&inbox.work, &work)
+                return .drive
             }
-            guard !isBusy, !isShuttingDown || isDrained else { return .drive([]) }
+            guard !isBusy, !isShuttingDown || isDrained else { return .drive }
             // Requests waiting between attempts hold no thread: their timers or tasks submit work.
             inbox.isRunning = false
             guard isShuttingDown else { return .stop }
@@ -291,9 +300,10 @@ final class CurlMultiLoop: RequestLoop, Sendable {
             return .close(inbox.onClosed)
         }
         switch next {
-        case .drive(let work):
+        case .drive:
             return work
         case .stop:
+            state.spareWork = work  // empty, with its room, for the next owner's first turn
             return nil
         case .close(let onClosed):
             delegate.loopDidClose()  // no owner comes after a closed loop's last
