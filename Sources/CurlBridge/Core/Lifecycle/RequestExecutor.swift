@@ -104,7 +104,7 @@ final class RequestExecutor {
                 launch.send = prepared
             case .runAdapters(let request, let context): launch.adapters = (request, context)
             case .armDeadline(let delay): launch.deadline = delay
-            default: perform([action])
+            default: perform(action)
             }
         }
         return launch
@@ -163,6 +163,23 @@ final class RequestExecutor {
         }
         isPerforming = true
         for action in actions { execute(action) }
+        performPending()
+    }
+
+    /// Performs `action`, after any still pending: the one-action `perform`, without an array.
+    func perform(_ action: RequestStateMachine.Action) {
+        guard !isPerforming else {
+            pending.append(action)
+            return
+        }
+        isPerforming = true
+        execute(action)
+        performPending()
+    }
+
+    /// Performs the actions of events that arrived while actions ran, then ends the performing.
+    @inline(__always)
+    private func performPending() {
         var next = 0
         while next < pending.count {
             execute(pending[next])

@@ -17,21 +17,26 @@ extension RequestStateMachine {
         if case .holding(let response) = hop.phase { held = response }
         var consumerHasResponse = false
         if case .delivering = hop.phase { consumerHasResponse = true }
+        // The record and whether the request ends here are read from the result itself: the
+        // outcome the retry decision needs (a copy of the response) is made only when one is.
+        let recorded: AttemptRecord.Outcome
+        let endsRequest: Bool
+        switch result {
+        case .success(let response):
+            recorded = .response(status: response.status.code)
+            endsRequest = response.status.code < 400
+        case .failure(let error):
+            recorded = .failure(error.code)
+            endsRequest = error.code == .cancelled || error.code == .transportShutDown
+        }
+        let duration = Duration.nanoseconds(Int64(moment.now &- min(moment.now, attemptStartedAt)))
+        records.append(AttemptRecord(number: attempt, outcome: recorded, duration: duration))
+        let notice: [Action] = setup.isObserved ? [.notify(.attemptEnded(attempt: attempt, result, duration: duration))] : []
+        if endsRequest { return notice.then(finish(result, release: held, at: moment)) }
         let outcome: AttemptOutcome
         switch result {
         case .success(let response): outcome = .response(response)
         case .failure(let error): outcome = .failure(error)
-        }
-        let duration = Duration.nanoseconds(Int64(moment.now &- min(moment.now, attemptStartedAt)))
-        records.append(AttemptRecord(number: attempt, outcome: outcome.recorded, duration: duration))
-        let notice: [Action] = setup.isObserved ? [.notify(.attemptEnded(attempt: attempt, result, duration: duration))] : []
-        switch outcome {
-        case .response(let response) where response.status.code < 400:
-            return notice.then(finish(result, release: held, at: moment))
-        case .failure(let error) where error.code == .cancelled || error.code == .transportShutDown:
-            return notice.then(finish(result, release: held, at: moment))
-        default:
-            break
         }
         if consumerHasResponse {
             let retryable = setup.hasRetriers || RetryStep.isRetryable(outcome, policy: setup.retries)
@@ -115,15 +120,5 @@ extension RequestStateMachine {
     ) -> [Action] {
         if let denial, !records.isEmpty { records[records.count - 1].retryDenial = denial }
         return finish(result, release: held, at: moment)
-    }
-}
-
-extension AttemptOutcome {
-    /// The outcome as an ``AttemptRecord`` keeps it.
-    var recorded: AttemptRecord.Outcome {
-        switch self {
-        case .response(let response): .response(status: response.status.code)
-        case .failure(let error): .failure(error.code)
-        }
     }
 }

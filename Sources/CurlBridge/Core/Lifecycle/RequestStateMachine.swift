@@ -243,10 +243,16 @@ struct RequestStateMachine {
     /// The request starts: its first attempt is adapted or sent.
     mutating func start(at moment: Moment) -> [Action] {
         guard case .initial = state else { return [] }
+        let attempt = beginAttempt(1, at: moment)
+        let countsInBudget = setup.retries.maximumAttempts > 1
+        guard setup.isObserved || countsInBudget else { return attempt }
+        // One array for all of them, not one for these and another for the two together.
         var actions: [Action] = []
+        actions.reserveCapacity(2 + attempt.count)
         if setup.isObserved { actions.append(.notify(.started(setup.original))) }
-        if setup.retries.maximumAttempts > 1 { actions.append(.countRequestInBudget) }
-        return actions.then(beginAttempt(1, at: moment))
+        if countsInBudget { actions.append(.countRequestInBudget) }
+        actions.append(contentsOf: attempt)
+        return actions
     }
 
     /// The caller was cancelled before the request started: it starts and ends at once, so
@@ -397,9 +403,8 @@ struct RequestStateMachine {
     /// Reports `result`, exactly once: with the running attempt's hops and every attempt's
     /// record, and a held failure response for the consumer first.
     mutating func finish(_ result: Result<Response, RequestError>, release held: HeldResponse? = nil, at moment: Moment) -> [Action] {
-        var held = held
         state = .finished
-        var result = result
+        let duration = Duration.nanoseconds(Int64(moment.now &- setup.startedAt))
         switch result {
         case .success(var response):
             if !hops.isEmpty {
@@ -407,12 +412,10 @@ struct RequestStateMachine {
                 response.metrics.redirectCount = hops.count
             }
             response.attempts = records
-            result = .success(response)
+            return [.complete(.success(response), release: held, duration: duration)]
         case .failure(var error):
             error.attempts = records
-            result = .failure(error)
-            held = nil
+            return [.complete(.failure(error), release: nil, duration: duration)]
         }
-        return [.complete(result, release: held, duration: .nanoseconds(Int64(moment.now &- setup.startedAt)))]
     }
 }
