@@ -156,17 +156,24 @@ final class RequestExecutor {
     // MARK: Actions
 
     /// Performs `actions` in order, after any still pending.
-    func perform(_ actions: [RequestStateMachine.Action]) {
-        guard !isPerforming else {
-            pending.append(contentsOf: actions)
+    func perform(_ actions: RequestStateMachine.Actions) {
+        switch actions {
+        case .none:
             return
+        case .one(let action):
+            perform(action)
+        case .many(let actions):
+            guard !isPerforming else {
+                pending.append(contentsOf: actions)
+                return
+            }
+            isPerforming = true
+            for action in actions { execute(action) }
+            performPending()
         }
-        isPerforming = true
-        for action in actions { execute(action) }
-        performPending()
     }
 
-    /// Performs `action`, after any still pending: the one-action `perform`, without an array.
+    /// Performs `action`, after any still pending.
     func perform(_ action: RequestStateMachine.Action) {
         guard !isPerforming else {
             pending.append(action)
