@@ -125,7 +125,7 @@ enum ActionName: Equatable, CustomStringConvertible {
     }
 }
 
-extension Array where Element == RequestStateMachine.Action {
+extension RequestStateMachine.Actions {
     /// The actions by kind.
     var names: [ActionName] { map(ActionName.init) }
 }

@@ -12,7 +12,7 @@ struct RequestStateMachineTests {
     let now = MachineFixture.now
 
     /// The result of the one `complete` in `actions`, if any.
-    private func outcome(_ actions: [Machine.Action]) -> Result<Response, RequestError>? {
+    private func outcome(_ actions: Machine.Actions) -> Result<Response, RequestError>? {
         for case .complete(let result, _, _) in actions { return result }
         return nil
     }
@@ -33,7 +33,7 @@ struct RequestStateMachineTests {
     func notificationsInOrder() {
         var machine = Machine(MachineFixture.setup(observed: true))
         var events: [String] = []
-        func note(_ actions: [Machine.Action]) {
+        func note(_ actions: Machine.Actions) {
             for case .notify(let event) in actions {
                 switch event {
                 case .started: events.append("started")

@@ -11,31 +11,86 @@ import HTTPTypes
 /// Match on ``code`` with `==` or `switch`; new codes can be added without breaking callers,
 /// because ``Code`` is a struct with static members rather than an enum.
 public struct RequestError: Error, Sendable, CustomStringConvertible {
+    /// The fields, in one box shared by copies: an error travels inside every
+    /// `Result<Response, RequestError>` of a request's life — through its state machine, its
+    /// events and the caller's completion — and a copy, a move or a destruction of a one-word
+    /// error is a retain or a release, where the fields inline (about 230 bytes) made every such
+    /// `Result` operation a large outlined one. The box never changes: setting ``attempts`` or
+    /// the response-byte flag, which happens once per failed attempt, gives the error a new box.
+    private var storage: Storage
+
+    /// What an error holds; see the public properties of the same names.
+    private final class Storage: Sendable {
+        let code: Code
+        let message: String
+        let method: HTTPRequest.Method?
+        let url: String?
+        let curlCode: Int?
+        let curlMessage: String?
+        let response: Response?
+        let underlying: (any Error & Sendable)?
+        let resumeData: ResumeData?
+        let attempts: [AttemptRecord]
+        let receivedResponseBytes: Bool
+
+        init(
+            code: Code, message: String, method: HTTPRequest.Method?, url: String?, curlCode: Int?,
+            curlMessage: String?, response: Response?, underlying: (any Error & Sendable)?,
+            resumeData: ResumeData?, attempts: [AttemptRecord], receivedResponseBytes: Bool
+        ) {
+            self.code = code
+            self.message = message
+            self.method = method
+            self.url = url
+            self.curlCode = curlCode
+            self.curlMessage = curlMessage
+            self.response = response
+            self.underlying = underlying
+            self.resumeData = resumeData
+            self.attempts = attempts
+            self.receivedResponseBytes = receivedResponseBytes
+        }
+
+        /// A copy of these fields with other attempts and response-byte flag.
+        func with(attempts: [AttemptRecord], receivedResponseBytes: Bool) -> Storage {
+            Storage(
+                code: code, message: message, method: method, url: url, curlCode: curlCode,
+                curlMessage: curlMessage, response: response, underlying: underlying, resumeData: resumeData,
+                attempts: attempts, receivedResponseBytes: receivedResponseBytes)
+        }
+    }
+
     /// What went wrong.
-    public let code: Code
+    public var code: Code { storage.code }
     /// A human-readable explanation, specific to this failure.
-    public let message: String
+    public var message: String { storage.message }
     /// The request's method, when known.
-    public let method: HTTPRequest.Method?
+    public var method: HTTPRequest.Method? { storage.method }
     /// The request's URL as sent (or as written, when it could not be parsed).
-    public let url: String?
+    public var url: String? { storage.url }
     /// libcurl's result code (`CURLcode`), when the failure came from curl.
-    public let curlCode: Int?
+    public var curlCode: Int? { storage.curlCode }
     /// The text of curl's error buffer for this transfer, when curl wrote one.
-    public let curlMessage: String?
+    public var curlMessage: String? { storage.curlMessage }
     /// The response that was received, for errors raised after a response arrived.
-    public let response: Response?
+    public var response: Response? { storage.response }
     /// The error that caused this one, when there is one.
-    public let underlying: (any Error & Sendable)?
+    public var underlying: (any Error & Sendable)? { storage.underlying }
     /// How to resume a download that failed or was cancelled after writing some bytes, when the
     /// server named a validator (see ``ResumeData``); `nil` otherwise.
-    public let resumeData: ResumeData?
+    public var resumeData: ResumeData? { storage.resumeData }
     /// Every attempt made before the request failed, first to last; empty when it failed before
     /// any attempt started (a building problem, a refused thread).
-    public internal(set) var attempts: [AttemptRecord] = []
+    public internal(set) var attempts: [AttemptRecord] {
+        get { storage.attempts }
+        set { storage = storage.with(attempts: newValue, receivedResponseBytes: storage.receivedResponseBytes) }
+    }
     /// Whether any byte of a response had arrived when the attempt failed (a retry of a failure
     /// after that is not safe to assume harmless).
-    var receivedResponseBytes = false
+    var receivedResponseBytes: Bool {
+        get { storage.receivedResponseBytes }
+        set { storage = storage.with(attempts: storage.attempts, receivedResponseBytes: newValue) }
+    }
 
     /// Creates an error. Clients create these; callers normally only read them.
     ///
@@ -60,15 +115,10 @@ public struct RequestError: Error, Sendable, CustomStringConvertible {
         underlying: (any Error & Sendable)? = nil,
         resumeData: ResumeData? = nil
     ) {
-        self.code = code
-        self.message = message
-        self.method = method
-        self.url = url
-        self.curlCode = curlCode
-        self.curlMessage = curlMessage
-        self.response = response
-        self.underlying = underlying
-        self.resumeData = resumeData
+        storage = Storage(
+            code: code, message: message, method: method, url: url, curlCode: curlCode, curlMessage: curlMessage,
+            response: response, underlying: underlying, resumeData: resumeData, attempts: [],
+            receivedResponseBytes: false)
     }
 
     /// `"<code>: <message> (<METHOD> <url>) [curl <n>: <text>]"`.
@@ -89,7 +139,8 @@ public struct RequestError: Error, Sendable, CustomStringConvertible {
 
     /// A copy with the request's method and URL filled in where they were missing.
     func attributed(to method: HTTPRequest.Method?, url: String?) -> RequestError {
-        RequestError(
+        if self.method != nil, self.url != nil { return self }
+        return RequestError(
             code, message, method: self.method ?? method, url: self.url ?? url, curlCode: curlCode,
             curlMessage: curlMessage, response: response, underlying: underlying, resumeData: resumeData
         ).keepingInternals(of: self)
@@ -118,10 +169,29 @@ public struct RequestError: Error, Sendable, CustomStringConvertible {
 
     /// This error with the attempts and response-byte flag of `original`.
     private func keepingInternals(of original: RequestError) -> RequestError {
+        guard !original.attempts.isEmpty || original.receivedResponseBytes else { return self }
         var copy = self
-        copy.attempts = original.attempts
-        copy.receivedResponseBytes = original.receivedResponseBytes
+        copy.storage = storage.with(attempts: original.attempts, receivedResponseBytes: original.receivedResponseBytes)
         return copy
+    }
+}
+
+extension RequestError: CustomReflectable {
+    /// The fields, as `dump` and debuggers show an error (not the box that stores them).
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "code": code,
+            "message": message,
+            "method": method as Any,
+            "url": url as Any,
+            "curlCode": curlCode as Any,
+            "curlMessage": curlMessage as Any,
+            "response": response as Any,
+            "underlying": underlying as Any,
+            "resumeData": resumeData as Any,
+            "attempts": attempts,
+            "receivedResponseBytes": receivedResponseBytes,
+        ], displayStyle: .struct)
     }
 }
 

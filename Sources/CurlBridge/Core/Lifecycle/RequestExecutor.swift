@@ -104,7 +104,7 @@ final class RequestExecutor {
                 launch.send = prepared
             case .runAdapters(let request, let context): launch.adapters = (request, context)
             case .armDeadline(let delay): launch.deadline = delay
-            default: perform([action])
+            default: perform(action)
             }
         }
         return launch
@@ -156,13 +156,37 @@ final class RequestExecutor {
     // MARK: Actions
 
     /// Performs `actions` in order, after any still pending.
-    func perform(_ actions: [RequestStateMachine.Action]) {
+    func perform(_ actions: RequestStateMachine.Actions) {
+        switch actions {
+        case .none:
+            return
+        case .one(let action):
+            perform(action)
+        case .many(let actions):
+            guard !isPerforming else {
+                pending.append(contentsOf: actions)
+                return
+            }
+            isPerforming = true
+            for action in actions { execute(action) }
+            performPending()
+        }
+    }
+
+    /// Performs `action`, after any still pending.
+    func perform(_ action: RequestStateMachine.Action) {
         guard !isPerforming else {
-            pending.append(contentsOf: actions)
+            pending.append(action)
             return
         }
         isPerforming = true
-        for action in actions { execute(action) }
+        execute(action)
+        performPending()
+    }
+
+    /// Performs the actions of events that arrived while actions ran, then ends the performing.
+    @inline(__always)
+    private func performPending() {
         var next = 0
         while next < pending.count {
             execute(pending[next])

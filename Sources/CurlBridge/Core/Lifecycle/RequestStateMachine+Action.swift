@@ -1,7 +1,7 @@
 extension RequestStateMachine {
     /// Something the executor does for the machine, in the order returned. The cases that carry a
     /// response, an event or several values are boxed (`indirect`): an action is then a few
-    /// words, and the arrays of them the machine builds copy words, not whole errors. A
+    /// words, and the ``Actions`` the machine returns copy words, not whole errors. A
     /// ``Request`` is one reference already, so the one case of every hop, `send`, is not boxed.
     enum Action {
         /// Prepare `request` and hand it to a transfer (then report ``RequestStateMachine/sending(_:at:)``
@@ -39,13 +39,5 @@ extension RequestStateMachine {
         case hop
         /// The same hop again, after its HTTP/2 session closed before answering.
         case resend
-    }
-}
-
-extension [RequestStateMachine.Action] {
-    /// These actions, then `later`: `later` itself when these are none (a notice no monitor
-    /// watches, the common case), so the machine's usual path builds each array once.
-    func then(_ later: [Element]) -> [Element] {
-        isEmpty ? later : self + later
     }
 }

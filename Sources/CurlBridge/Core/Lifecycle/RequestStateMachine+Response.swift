@@ -13,7 +13,7 @@ extension RequestStateMachine {
         case proceed
         /// A redirect will be followed after this hop: perform `notice` (the monitors'
         /// ``RequestEvent/redirected(_:)``, when the request is observed; none otherwise).
-        case follow(notice: [Action])
+        case follow(notice: Actions)
         /// Hand this head (with the attempt's redirects) to the consumer.
         case deliver(ResponseHead)
         /// Stop the transfer with this error.
@@ -153,8 +153,8 @@ extension RequestStateMachine {
     /// The running hop's transfer ended. `closingSession`: curl failed it only because its HTTP/2
     /// session was closing, before any byte of a response: it goes once more if ``ResendRule``
     /// allows, else it fails as the lost connection it is, whatever curl called it.
-    mutating func transferEnded(_ result: Result<Response, RequestError>, closingSession: Bool = false, at moment: Moment) -> [Action] {
-        guard case .running(let hop) = state else { return [] }
+    mutating func transferEnded(_ result: Result<Response, RequestError>, closingSession: Bool = false, at moment: Moment) -> Actions {
+        guard case .running(let hop) = state else { return Actions() }
         // The one place a transfer's failure is attributed: to the hop it sent.
         let target = hop.target ?? Target(method: hop.request.method, url: hop.request.url)
         var result = result.mapError { $0.attributed(to: target.method, url: target.url) }
@@ -162,7 +162,7 @@ extension RequestStateMachine {
             let occasion = ResendRule.Occasion.closingSession(responseStarted: false, alreadyResent: hop.resentOnClosingSession)
             guard let denial = ResendRule.denial(occasion, ResendRule.Facts(hop.request)) else {
                 changeRunningHop { $0.resentOnClosingSession = true }
-                return [.send(hop.request, .resend)]
+                return Actions(.send(hop.request, .resend))
             }
             result = .failure(Self.lostOnClosingSession(error, denial))
         }
@@ -198,8 +198,8 @@ extension RequestStateMachine {
 
     /// The one place a followed redirect is reported, whether decided at its head or at its end:
     /// the monitors' notice of `redirect`, when the request is observed.
-    private func redirectedNotice(_ redirect: RedirectHop) -> [Action] {
-        setup.isObserved ? [.notify(.redirected(redirect))] : []
+    private func redirectedNotice(_ redirect: RedirectHop) -> Actions {
+        setup.isObserved ? Actions(.notify(.redirected(redirect))) : Actions()
     }
 
     /// The redirect step for `head`, the hop's response.
@@ -214,13 +214,13 @@ extension RequestStateMachine {
     }
 
     /// Starts the next hop of the running attempt with what is left of the total timeout.
-    private mutating func follow(_ next: Request, at moment: Moment) -> [Action] {
+    private mutating func follow(_ next: Request, at moment: Moment) -> Actions {
         guard let next = withTimeLeft(next, at: moment) else {
             return attemptEnded(.failure(RequestError(
                 .totalTimedOut, "the total timeout ran out while following redirects", method: next.method, url: next.url)), at: moment)
         }
         visited.insert(RedirectStep.visitKey(next.method, next.url))
         state = .running(Hop(request: next))
-        return [.send(next, .hop)]
+        return Actions(.send(next, .hop))
     }
 }

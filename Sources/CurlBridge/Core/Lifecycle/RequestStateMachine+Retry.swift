@@ -11,27 +11,32 @@ extension RequestStateMachine {
     }
 
     /// The running attempt ended, its redirects followed: succeed, or decide whether to try again.
-    mutating func attemptEnded(_ result: Result<Response, RequestError>, at moment: Moment) -> [Action] {
-        guard case .running(let hop) = state else { return [] }
+    mutating func attemptEnded(_ result: Result<Response, RequestError>, at moment: Moment) -> Actions {
+        guard case .running(let hop) = state else { return Actions() }
         var held: HeldResponse?
         if case .holding(let response) = hop.phase { held = response }
         var consumerHasResponse = false
         if case .delivering = hop.phase { consumerHasResponse = true }
+        // The record and whether the request ends here are read from the result itself: the
+        // outcome the retry decision needs (a copy of the response) is made only when one is.
+        let recorded: AttemptRecord.Outcome
+        let endsRequest: Bool
+        switch result {
+        case .success(let response):
+            recorded = .response(status: response.status.code)
+            endsRequest = response.status.code < 400
+        case .failure(let error):
+            recorded = .failure(error.code)
+            endsRequest = error.code == .cancelled || error.code == .transportShutDown
+        }
+        let duration = Duration.nanoseconds(Int64(moment.now &- min(moment.now, attemptStartedAt)))
+        records.append(AttemptRecord(number: attempt, outcome: recorded, duration: duration))
+        let notice = setup.isObserved ? Actions(.notify(.attemptEnded(attempt: attempt, result, duration: duration))) : Actions()
+        if endsRequest { return notice.then(finish(result, release: held, at: moment)) }
         let outcome: AttemptOutcome
         switch result {
         case .success(let response): outcome = .response(response)
         case .failure(let error): outcome = .failure(error)
-        }
-        let duration = Duration.nanoseconds(Int64(moment.now &- min(moment.now, attemptStartedAt)))
-        records.append(AttemptRecord(number: attempt, outcome: outcome.recorded, duration: duration))
-        let notice: [Action] = setup.isObserved ? [.notify(.attemptEnded(attempt: attempt, result, duration: duration))] : []
-        switch outcome {
-        case .response(let response) where response.status.code < 400:
-            return notice.then(finish(result, release: held, at: moment))
-        case .failure(let error) where error.code == .cancelled || error.code == .transportShutDown:
-            return notice.then(finish(result, release: held, at: moment))
-        default:
-            break
         }
         if consumerHasResponse {
             let retryable = setup.hasRetriers || RetryStep.isRetryable(outcome, policy: setup.retries)
@@ -41,12 +46,12 @@ extension RequestStateMachine {
         guard setup.hasRetriers else { return notice.then(applyPolicy(after: end, at: moment)) }
         state = .decidingRetry(end)
         let context = AttemptContext(requestID: setup.id, attempt: attempt, previousAttempts: Array(records.dropLast()))
-        return notice.then([.runRetriers(outcome, attemptRequest, context)] + armDeadline(at: moment))
+        return notice.then(Actions(.runRetriers(outcome, attemptRequest, context)).then(armDeadline(at: moment)))
     }
 
     /// The retriers decided about the attempt that ended.
-    mutating func retriersDecided(_ decision: RetryDecision, at moment: Moment) -> [Action] {
-        guard case .decidingRetry(let end) = state else { return [] }
+    mutating func retriersDecided(_ decision: RetryDecision, at moment: Moment) -> Actions {
+        guard case .decidingRetry(let end) = state else { return Actions() }
         switch decision {
         case .doNotRetry:
             return applyPolicy(after: end, at: moment)
@@ -64,7 +69,7 @@ extension RequestStateMachine {
 
     /// A retrier's retry: sent unless the attempts are used up, the body cannot be sent again or
     /// the wait would outlast the total timeout.
-    private mutating func retryIfPossible(_ end: AttemptEnd, after delay: Duration, at moment: Moment) -> [Action] {
+    private mutating func retryIfPossible(_ end: AttemptEnd, after delay: Duration, at moment: Moment) -> Actions {
         if attempt >= attemptLimit { return deliver(end.result, release: end.held, denial: .attemptsExhausted, at: moment) }
         if let denial = ResendRule.denial(.retrierRetry, ResendRule.Facts(setup.original)) {
             return deliver(end.result, release: end.held, denial: denial.retryDenial, at: moment)
@@ -76,7 +81,7 @@ extension RequestStateMachine {
     }
 
     /// The ``RetryPolicy``'s decision; a retry it would send asks the transport's budget first.
-    private mutating func applyPolicy(after end: AttemptEnd, at moment: Moment) -> [Action] {
+    private mutating func applyPolicy(after end: AttemptEnd, at moment: Moment) -> Actions {
         let facts = ResendRule.Facts(setup.original)
         let situation = RetryStep.Situation(
             attempt: attempt, isIdempotent: facts.isIdempotent, isRewindable: facts.isRewindable,
@@ -86,44 +91,34 @@ extension RequestStateMachine {
             return deliver(end.result, release: end.held, denial: denial, at: moment)
         case .retry(let delay):
             state = .awaitingBudget(end, delay: delay)
-            return [.withdrawRetryFromBudget]
+            return Actions(.withdrawRetryFromBudget)
         }
     }
 
     /// The transport's retry budget answered.
-    mutating func budgetAnswered(granted: Bool, at moment: Moment) -> [Action] {
-        guard case .awaitingBudget(let end, let delay) = state else { return [] }
+    mutating func budgetAnswered(granted: Bool, at moment: Moment) -> Actions {
+        guard case .awaitingBudget(let end, let delay) = state else { return Actions() }
         guard granted else { return deliver(end.result, release: end.held, denial: .budgetExhausted, at: moment) }
         return scheduleRetry(after: delay, at: moment)
     }
 
     /// Waits `delay` before the next attempt — or ends the request, if the transport is shutting down.
-    private mutating func scheduleRetry(after delay: Duration, at moment: Moment) -> [Action] {
+    private mutating func scheduleRetry(after delay: Duration, at moment: Moment) -> Actions {
         records[records.count - 1].retryDelay = delay
         state = .waitingToRetry
         if isShuttingDown {
             let error = RequestError(.transportShutDown, Self.shutDownMessage, method: setup.original.method, url: setup.original.url)
             return finish(.failure(error), release: nil, at: moment)
         }
-        let notice: [Action] = setup.isObserved ? [.notify(.retryScheduled(records[records.count - 1], delay: delay))] : []
-        return notice.then([.wait(delay, .backoff(attempt: attempt))])
+        let notice = setup.isObserved ? Actions(.notify(.retryScheduled(records[records.count - 1], delay: delay))) : Actions()
+        return notice.then(Actions(.wait(delay, .backoff(attempt: attempt))))
     }
 
     /// Reports `result`, noting on the last attempt why it was not retried.
     private mutating func deliver(
         _ result: Result<Response, RequestError>, release held: HeldResponse?, denial: AttemptRecord.RetryDenial?, at moment: Moment
-    ) -> [Action] {
+    ) -> Actions {
         if let denial, !records.isEmpty { records[records.count - 1].retryDenial = denial }
         return finish(result, release: held, at: moment)
-    }
-}
-
-extension AttemptOutcome {
-    /// The outcome as an ``AttemptRecord`` keeps it.
-    var recorded: AttemptRecord.Outcome {
-        switch self {
-        case .response(let response): .response(status: response.status.code)
-        case .failure(let error): .failure(error.code)
-        }
     }
 }

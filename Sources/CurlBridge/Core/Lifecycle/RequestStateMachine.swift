@@ -241,9 +241,9 @@ struct RequestStateMachine {
     // MARK: Start
 
     /// The request starts: its first attempt is adapted or sent.
-    mutating func start(at moment: Moment) -> [Action] {
-        guard case .initial = state else { return [] }
-        var actions: [Action] = []
+    mutating func start(at moment: Moment) -> Actions {
+        guard case .initial = state else { return Actions() }
+        var actions = Actions()
         if setup.isObserved { actions.append(.notify(.started(setup.original))) }
         if setup.retries.maximumAttempts > 1 { actions.append(.countRequestInBudget) }
         return actions.then(beginAttempt(1, at: moment))
@@ -251,24 +251,24 @@ struct RequestStateMachine {
 
     /// The caller was cancelled before the request started: it starts and ends at once, so
     /// observers see it like any other request, and nothing is sent.
-    mutating func startCancelled(_ message: String, at moment: Moment) -> [Action] {
-        guard case .initial = state else { return [] }
-        let started: [Action] = setup.isObserved ? [.notify(.started(setup.original))] : []
+    mutating func startCancelled(_ message: String, at moment: Moment) -> Actions {
+        guard case .initial = state else { return Actions() }
+        let started = setup.isObserved ? Actions(.notify(.started(setup.original))) : Actions()
         return started.then(cancel(message, at: moment))
     }
 
     /// Attempt `number` begins: adapters first, if any.
-    private mutating func beginAttempt(_ number: Int, at moment: Moment) -> [Action] {
+    private mutating func beginAttempt(_ number: Int, at moment: Moment) -> Actions {
         attempt = number
         guard setup.hasAdapters else { return send(setup.original, at: moment) }
         state = .adapting
         let context = AttemptContext(requestID: setup.id, attempt: number, previousAttempts: records)
-        return [.runAdapters(setup.original, context)] + armDeadline(at: moment)
+        return Actions(.runAdapters(setup.original, context)).then(armDeadline(at: moment))
     }
 
     /// The adapters of the running attempt answered.
-    mutating func adapted(_ result: Result<Request, RequestError>, at moment: Moment) -> [Action] {
-        guard case .adapting = state else { return [] }
+    mutating func adapted(_ result: Result<Request, RequestError>, at moment: Moment) -> Actions {
+        guard case .adapting = state else { return Actions() }
         switch result {
         case .success(let request): return send(request, at: moment)
         case .failure(let error): return finish(.failure(error), at: moment)
@@ -276,7 +276,7 @@ struct RequestStateMachine {
     }
 
     /// Sends `request` as the running attempt's first hop, with what is left of the total timeout.
-    private mutating func send(_ request: Request, at moment: Moment) -> [Action] {
+    private mutating func send(_ request: Request, at moment: Moment) -> Actions {
         guard let request = withTimeLeft(request, at: moment) else {
             return finish(.failure(RequestError(
                 .totalTimedOut, "the total timeout ran out before the next attempt",
@@ -287,21 +287,21 @@ struct RequestStateMachine {
         visited = []
         firstTarget = nil
         state = .running(Hop(request: request))
-        return [.send(request, .attempt(attempt))]
+        return Actions(.send(request, .attempt(attempt)))
     }
 
     /// The executor prepared the running hop's request and hands it to a transfer now.
-    mutating func sending(_ target: Target, at moment: Moment) -> [Action] {
-        guard changeRunningHop({ $0.target = target }) != nil else { return [] }
-        guard firstTarget == nil else { return [] }
+    mutating func sending(_ target: Target, at moment: Moment) -> Actions {
+        guard changeRunningHop({ $0.target = target }) != nil else { return Actions() }
+        guard firstTarget == nil else { return Actions() }
         firstTarget = target
         attemptStartedAt = moment.now
-        return setup.isObserved ? [.notify(.attemptStarted(attemptRequest, attempt: attempt, url: target.url))] : []
+        return setup.isObserved ? Actions(.notify(.attemptStarted(attemptRequest, attempt: attempt, url: target.url))) : Actions()
     }
 
     /// The running hop's request cannot be sent (an invalid URL, a body that fails to prepare).
-    mutating func sendFailed(_ error: RequestError, at moment: Moment) -> [Action] {
-        guard case .running = state else { return [] }
+    mutating func sendFailed(_ error: RequestError, at moment: Moment) -> Actions {
+        guard case .running = state else { return Actions() }
         // A redirect's next request that cannot be sent ends the attempt, as its transfer would.
         if firstTarget != nil { return attemptEnded(.failure(error), at: moment) }
         return finish(.failure(error), at: moment)
@@ -310,16 +310,16 @@ struct RequestStateMachine {
     // MARK: Cancel, shutdown, timers
 
     /// The caller cancelled (or `cancelAll`): the request ends now, in whatever state.
-    mutating func cancel(_ message: String, at moment: Moment) -> [Action] {
+    mutating func cancel(_ message: String, at moment: Moment) -> Actions {
         end(.cancelled, message, at: moment)
     }
 
     /// The transport began shutting down: a request between attempts ends now; a running one
     /// finishes its attempt but starts no other.
-    mutating func shutdown(at moment: Moment) -> [Action] {
+    mutating func shutdown(at moment: Moment) -> Actions {
         isShuttingDown = true
         switch state {
-        case .running, .finished: return []
+        case .running, .finished: return Actions()
         default: return end(.transportShutDown, Self.shutDownMessage, at: moment)
         }
     }
@@ -329,18 +329,18 @@ struct RequestStateMachine {
 
     /// Ends the request with an error of `code`: a running transfer is stopped (its attempt
     /// recorded), running interceptors are cancelled.
-    private mutating func end(_ code: RequestError.Code, _ message: String, at moment: Moment) -> [Action] {
+    private mutating func end(_ code: RequestError.Code, _ message: String, at moment: Moment) -> Actions {
         switch state {
         case .finished:
-            return []
+            return Actions()
         case .running(let hop):
             let target = hop.target ?? Target(method: hop.request.method, url: hop.request.url)
             let error = RequestError(code, message, method: target.method, url: target.url)
             let stop = Action.stopTransfer(reportsFinalProgress: forwardsProgress)
-            return [stop] + attemptEnded(.failure(error), at: moment)
+            return Actions(stop).then(attemptEnded(.failure(error), at: moment))
         case .adapting, .decidingRetry:
             let error = RequestError(code, message, method: setup.original.method, url: setup.original.url)
-            return [.cancelInterceptors] + finish(.failure(error), at: moment)
+            return Actions(.cancelInterceptors).then(finish(.failure(error), at: moment))
         case .initial, .awaitingBudget, .waitingToRetry:
             let error = RequestError(code, message, method: setup.original.method, url: setup.original.url)
             return finish(.failure(error), at: moment)
@@ -356,7 +356,7 @@ struct RequestStateMachine {
     }
 
     /// A timer fired.
-    mutating func timerFired(_ timer: Timer, at moment: Moment) -> [Action] {
+    mutating func timerFired(_ timer: Timer, at moment: Moment) -> Actions {
         switch (timer, state) {
         case (.backoff(let number), .waitingToRetry) where number == attempt:
             if isShuttingDown { return end(.transportShutDown, Self.shutDownMessage, at: moment) }
@@ -365,15 +365,15 @@ struct RequestStateMachine {
             // In a transfer, curl's own total timeout applies; a backoff never outlasts it.
             return end(.totalTimedOut, "the total timeout ran out while the request's interceptors ran", at: moment)
         default:
-            return []
+            return Actions()
         }
     }
 
     /// A timer for the total timeout, the first time an interceptor wait needs one.
-    mutating func armDeadline(at moment: Moment) -> [Action] {
-        guard let timeLeft = timeLeft(at: moment), !isDeadlineArmed else { return [] }
+    mutating func armDeadline(at moment: Moment) -> Actions {
+        guard let timeLeft = timeLeft(at: moment), !isDeadlineArmed else { return Actions() }
         isDeadlineArmed = true
-        return [.armDeadline(after: timeLeft)]
+        return Actions(.armDeadline(after: timeLeft))
     }
 
     // MARK: Time
@@ -396,10 +396,9 @@ struct RequestStateMachine {
 
     /// Reports `result`, exactly once: with the running attempt's hops and every attempt's
     /// record, and a held failure response for the consumer first.
-    mutating func finish(_ result: Result<Response, RequestError>, release held: HeldResponse? = nil, at moment: Moment) -> [Action] {
-        var held = held
+    mutating func finish(_ result: Result<Response, RequestError>, release held: HeldResponse? = nil, at moment: Moment) -> Actions {
         state = .finished
-        var result = result
+        let duration = Duration.nanoseconds(Int64(moment.now &- setup.startedAt))
         switch result {
         case .success(var response):
             if !hops.isEmpty {
@@ -407,12 +406,10 @@ struct RequestStateMachine {
                 response.metrics.redirectCount = hops.count
             }
             response.attempts = records
-            result = .success(response)
+            return Actions(.complete(.success(response), release: held, duration: duration))
         case .failure(var error):
             error.attempts = records
-            result = .failure(error)
-            held = nil
+            return Actions(.complete(.failure(error), release: nil, duration: duration))
         }
-        return [.complete(result, release: held, duration: .nanoseconds(Int64(moment.now &- setup.startedAt)))]
     }
 }
