@@ -17,6 +17,10 @@ let package = Package(
         // For testing apps that use CurlBridge: canned responses and a request record over a
         // stubbed transport (no network). Needs nothing but the core.
         .library(name: "CurlBridgeTesting", targets: ["CurlBridgeTesting"]),
+        // `Response.json()` and `propertyList()`, the untyped parsers into Foundation objects
+        // (`NSNumber`, `NSNull`): full Foundation, which the core does not link (it is compiled
+        // against FoundationEssentials, DESIGN.md "FoundationEssentials").
+        .library(name: "CurlBridgeFoundation", targets: ["CurlBridgeFoundation"]),
         // The embedded loopback HTTP server (HTTP/1.1, HTTP/2 over TLS, faults, routes of your
         // own), on SwiftNIO: only with the `TestServer` trait.
         .library(name: "CurlBridgeTestServer", targets: ["CurlBridgeTestServer"]),
@@ -88,6 +92,8 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: openAPI),
             ]
         ),
+        // The core's parsers into Foundation objects; the one library target that imports Foundation.
+        .target(name: "CurlBridgeFoundation", dependencies: ["CurlBridge"]),
         // Canned responses and a request record over `Transport(configuration:stub:)`.
         .target(
             name: "CurlBridgeTesting",
@@ -180,7 +186,7 @@ let package = Package(
         .testTarget(
             name: "DocumentationSamples",
             dependencies: [
-                "CurlBridge", "CurlBridgeTestServer", "CurlBridgeTelemetry", "CurlBridgeTesting",
+                "CurlBridge", "CurlBridgeFoundation", "CurlBridgeTestServer", "CurlBridgeTelemetry", "CurlBridgeTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -190,7 +196,7 @@ let package = Package(
         .testTarget(
             name: "CurlBridgeTests",
             dependencies: [
-                "CurlBridge", "CCurl", "CurlBridgeTestServer", "CurlBridgeTelemetry", "CurlBridgeTesting",
+                "CurlBridge", "CCurl", "CurlBridgeFoundation", "CurlBridgeTestServer", "CurlBridgeTelemetry", "CurlBridgeTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),

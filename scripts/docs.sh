@@ -99,7 +99,7 @@ check_samples
 
 status=0
 swift package --enable-all-traits generate-documentation --target CurlBridge --target CurlBridgeTelemetry --target CurlBridgeTesting \
-    --target CurlBridgeTestServer --target CurlBridgeOpenAPI \
+    --target CurlBridgeTestServer --target CurlBridgeOpenAPI --target CurlBridgeFoundation \
     --warnings-as-errors 2>&1 | tee "$log" || status=$?
 # DocC's own diagnostics; SwiftPM's notes about dependencies' unhandled files are not ours.
 if grep -E "^(warning|error): " "$log" | grep -vE "^warning: '[^']+': found [0-9]+ file\(s\) which are unhandled"; then

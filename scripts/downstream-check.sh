@@ -5,7 +5,8 @@
 #
 #   scripts/downstream-check.sh            fails unless exactly swift-http-types and swift-log
 #                                          were resolved (the seconds are printed, not judged:
-#                                          a busy machine is slower, and CI is busy)
+#                                          a busy machine is slower, and CI is busy), or when the
+#                                          app's binary links full Foundation (issue 37)
 #
 # Issue 21 measured 172 s and 21 packages when the core pulled in swift-crypto and the test
 # server's NIO; the target is under 30 s on two cores.
@@ -31,12 +32,13 @@ let package = Package(
 EOF
 cat > "$app/Sources/App/main.swift" <<'EOF'
 import CurlBridge
-import Foundation
+import Dispatch
 
 // One blocking request, from a thread of its own (the guard refuses the main thread), to a port
-// where nothing listens: it shows that the app links libcurl and gets a precise error.
+// where nothing listens: it shows that the app links libcurl and gets a precise error. It imports
+// nothing of Foundation, so its binary shows what the core alone links.
 let finished = DispatchSemaphore(value: 0)
-Thread.detachNewThread {
+DispatchQueue.global().async {
     do throws(RequestError) {
         _ = try BlockingClient(transport: Transport(configuration: Configuration())).send(.get("http://127.0.0.1:9/"))
         print("unexpected: a response from port 9")
@@ -59,5 +61,13 @@ printf 'cold build: %d.%d s\nresolved: %s\n' $((milliseconds / 1000)) $((millise
 expected="swift-http-types swift-log "
 if [ "$resolved" != "$expected" ]; then
     echo "error: the app resolved more than the core needs (expected: $expected)" >&2
+    exit 1
+fi
+# The core is compiled against FoundationEssentials (issue 37, DESIGN.md "FoundationEssentials"):
+# an app that imports only CurlBridge loads neither libFoundation.so nor ICU's data.
+needed=$(readelf -d "$app/.build/debug/App" | sed -nE 's/.*\(NEEDED\).*\[(.*)\]/\1/p' | tr '\n' ' ')
+echo "links: $needed"
+if echo "$needed" | grep -qE '(^| )lib(Foundation|FoundationInternationalization|FoundationNetworking|FoundationXML|_FoundationICU)\.so'; then
+    echo "error: an app that imports only CurlBridge links full Foundation" >&2
     exit 1
 fi

@@ -65,3 +65,35 @@ if ! swiftc -typecheck -module-name CurlBridgeQueue -swift-version 6 -I "$module
     exit 1
 fi
 echo "queue: ${#queueFiles[@]} files (PosixLock.swift with them) see only CurlBridge's public API"
+
+# The core is compiled against FoundationEssentials, not Foundation (issue 37, DESIGN.md
+# "FoundationEssentials"): a program that imports only CurlBridge must not load libFoundation.so,
+# its ICU data and FoundationInternationalization. Every `import Foundation` in the core is the
+# fallback of `#if canImport(FoundationEssentials)` (macOS, where there is no such module), and no
+# object file of the built module asks the linker for full Foundation, whatever brought it (a
+# stray import, or a dependency's).
+plain=$(find "$sources" -name '*.swift' -exec awk '
+    /^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*([a-z]+[[:space:]]+)?import[[:space:]]+([a-z]+[[:space:]]+)?Foundation(Networking|XML|Internationalization)?([[:space:].]|$)/ {
+        if (!($0 ~ /^import Foundation$/ && previous == "#else" && beforeThat == "import FoundationEssentials")) print FILENAME ":" FNR ": " $0
+    }
+    { beforeThat = previous; previous = $0 }' {} +)
+if [ -n "$plain" ]; then
+    echo "error: the core imports full Foundation; write #if canImport(FoundationEssentials) import FoundationEssentials #else import Foundation #endif:" >&2
+    echo "$plain" >&2
+    exit 1
+fi
+objects=$(swift build --show-bin-path)/CurlBridge.build
+linked=()
+while IFS= read -r -d '' file; do
+    object="$objects/$(basename "$file").o"
+    if [ ! -f "$object" ]; then echo "error: $object is missing: build the package first" >&2; exit 1; fi
+    if readelf -p .swift1_autolink_entries "$object" | grep -qE -- '-l(Foundation|FoundationInternationalization|FoundationNetworking|FoundationXML|_FoundationICU)([^A-Za-z]|$)'; then
+        linked+=("$file")
+    fi
+done < <(find "$sources" -name '*.swift' -print0)
+if [ ${#linked[@]} -gt 0 ]; then
+    echo "error: these files of the core link full Foundation (readelf -p .swift1_autolink_entries):" >&2
+    printf '%s\n' "${linked[@]}" >&2
+    exit 1
+fi
+echo "foundation: the core imports FoundationEssentials only, and none of its objects links Foundation"

@@ -1,4 +1,5 @@
 import CurlBridge
+import CurlBridgeFoundation
 import CurlBridgeTestServer
 import Foundation
 import HTTPTypes

@@ -1,5 +1,9 @@
 import BenchSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// What every streaming style does with a body chunk: writes it to the sink, counts it and, with

@@ -1,7 +1,14 @@
 import BenchSupport
 import CurlBridge
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Downloads to a file (`--transfer download`): each style's `download(_:to:)` with `--output` as
 /// the destination — a partial file beside it, `fsync`, rename — the verb as an app calls it.

@@ -1,7 +1,11 @@
 import BenchSupport
 import CurlBridge
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Streamed bodies (`--stream`, `--transfer stream`): each chunk goes to `--output` as it
 /// arrives, through the style's own streaming API, never collected — `AsyncClient.stream`'s

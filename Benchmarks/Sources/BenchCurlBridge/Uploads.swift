@@ -1,7 +1,11 @@
 import BenchSupport
 import CurlBridge
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Uploads from a file (`--upload PATH`): each style's `upload(_:fromFile:)` as a `POST`, the
 /// file streamed from disk by curl's read callback. A run counts only when the status is 2xx and

@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension AsyncClient {
     /// Downloads `request`'s body into a file at `destination` — NSURLSession's `downloadTask`.

@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,7 +32,11 @@ enum BlockingGuard {
         if let memo = pthread_getspecific(mainThreadMemo) {
             return Int(bitPattern: memo) == 2
         }
-        let isMain = Thread.isMainThread
+        #if canImport(Glibc)
+        let isMain = currentThreadIsMain()
+        #else
+        let isMain = pthread_main_np() != 0
+        #endif
         pthread_setspecific(mainThreadMemo, UnsafeRawPointer(bitPattern: isMain ? 2 : 1))
         return isMain
     }

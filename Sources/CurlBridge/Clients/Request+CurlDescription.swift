@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 
 extension Request {
@@ -76,7 +80,14 @@ extension Request {
 
     /// Milliseconds as curl's decimal seconds.
     private static func seconds(_ milliseconds: Int) -> String {
-        milliseconds % 1000 == 0 ? String(milliseconds / 1000) : String(format: "%.3f", Double(milliseconds) / 1000)
+        milliseconds % 1000 == 0 ? String(milliseconds / 1000) : decimal(milliseconds)
+    }
+
+    /// Milliseconds as seconds with three decimals (`1.500`), as `String(format: "%.3f")` wrote them.
+    private static func decimal(_ milliseconds: Int) -> String {
+        let magnitude = milliseconds.magnitude
+        let fraction = String(magnitude % 1000)
+        return (milliseconds < 0 ? "-" : "") + "\(magnitude / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 }
 
@@ -84,7 +95,7 @@ extension Request {
 enum ShellWord {
     /// `text` in single quotes, with each `'` written as `'\''`.
     static func quoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + escaped(text, ["'": "'\\''"]) + "'"
     }
 
     /// A `--data-binary` argument that yields exactly `data`: quoted text when it is UTF-8 without
@@ -117,7 +128,16 @@ enum ShellWord {
 
     /// `text` in double quotes for curl's `-F` syntax, `"` and `\\` escaped with a backslash.
     static func formQuoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        "\"" + escaped(text, ["\\": "\\\\", "\"": "\\\""]) + "\""
+    }
+
+    /// `text` with each scalar that `replacements` names written as its replacement.
+    private static func escaped(_ text: String, _ replacements: [Unicode.Scalar: String]) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if let replacement = replacements[scalar] { result += replacement } else { result.unicodeScalars.append(scalar) }
+        }
+        return result
     }
 
     /// Every byte of `data` as a `printf` `\\xHH` escape.

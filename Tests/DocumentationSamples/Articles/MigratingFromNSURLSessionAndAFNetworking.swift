@@ -1,6 +1,7 @@
 // The names MigratingFromNSURLSessionAndAFNetworking.md's samples assume (its first sample
 // declares `transport`, `legacy` and `client`).
 import CurlBridge
+import CurlBridgeFoundation
 import Foundation
 
 struct MigratingFromNSURLSessionAndAFNetworkingSamples: Sendable {

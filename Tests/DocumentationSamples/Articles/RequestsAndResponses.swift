@@ -1,5 +1,6 @@
 // The names RequestsAndResponses.md's samples assume.
 import CurlBridge
+import CurlBridgeFoundation
 import Foundation
 
 struct RequestsAndResponsesSamples: Sendable {

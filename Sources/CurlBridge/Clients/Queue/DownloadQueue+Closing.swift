@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // Closing: the running transfers stop, then the journal closes and the directory is released.
 extension DownloadQueue {

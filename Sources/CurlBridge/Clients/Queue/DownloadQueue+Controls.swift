@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // Reading the queue, and pausing, resuming and cancelling its downloads.
 extension DownloadQueue {

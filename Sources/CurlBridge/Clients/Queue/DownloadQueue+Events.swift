@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // Events, as an `AsyncSequence` and as callbacks.
 extension DownloadQueue {

@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // Starting a download's transfer, and what its events tell the machine.
 extension DownloadQueue {

@@ -1,5 +1,12 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import HTTPTypes
 
 /// Downloads that survive the process: the Linux counterpart of a background `URLSession`.

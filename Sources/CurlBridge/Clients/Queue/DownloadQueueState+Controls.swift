@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // The program's calls (enqueue, pause, resume, cancel, close), and a start it gave no usable
 // request for.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // Rebuilding the state from the journal when a queue opens, and what opening found on disk.
 extension DownloadQueueState {

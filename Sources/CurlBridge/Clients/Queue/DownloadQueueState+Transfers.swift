@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // Scheduling under the concurrency limit, backoff waits, and what a transfer's checkpoints and
 // end mean.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The decisions of a ``DownloadQueue``, as a value: which download starts, what a transfer's
 /// end means, what is journaled and reported. Each method changes the state and returns the

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One download of a ``DownloadQueue``, as the queue last saw it.
 public struct QueuedDownload: Sendable, Identifiable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How a transport sets up TLS: which certificate authorities it trusts, which TLS versions it
 /// accepts, which certificate it presents for mutual TLS, and which hosts are pinned — the job of

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Cookie {
     /// Whether curl sends this cookie with a request to `url` at `now` (RFC 6265 domain and path

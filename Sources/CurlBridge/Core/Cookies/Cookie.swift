@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One cookie as curl's cookie engine keeps it (the `NSHTTPCookie` of a ``CookieJar``).
 ///

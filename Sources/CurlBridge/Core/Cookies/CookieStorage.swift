@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where a transport keeps the cookies its servers set (``Configuration/cookies``).
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A complete response played to a transfer's receiver as curl's callbacks report a transfer:
 /// the body's announcement, the head (when wanted), then body pieces, stopping while the

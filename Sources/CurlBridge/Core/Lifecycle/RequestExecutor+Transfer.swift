@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The executor receives its transfers' events and routes them through the machine.
 extension RequestExecutor: TransferReceiver {

@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One request, from its start to its one completion: feeds its ``RequestStateMachine`` every
 /// event and performs what the machine returns — hands hops to the transport's engine, runs

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension RequestStateMachine {
     /// A failure response's head and the start of its body, held back from a body consumer.

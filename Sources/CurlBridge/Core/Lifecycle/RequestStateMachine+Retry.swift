@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension RequestStateMachine {
     /// Whether a failure response with `status` could still be retried, so a body consumer must

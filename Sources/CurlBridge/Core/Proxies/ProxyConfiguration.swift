@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Which proxy a transport's requests go through (``Configuration/proxy``): NSURLSession's
 /// `connectionProxyDictionary`.
@@ -59,14 +63,14 @@ public struct ProxyConfiguration: Sendable, Hashable {
     /// empty or unparseable values are ignored.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> ProxyConfiguration {
         func value(_ names: String...) -> String? {
-            names.lazy.compactMap { environment[$0] }.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            names.lazy.compactMap { environment[$0] }.first { !$0.trimmingWhitespace().isEmpty }
         }
         let isCGI = environment["REQUEST_METHOD"] != nil
         let all = value("all_proxy", "ALL_PROXY").flatMap(ProxyServer.init(url:))
         let http = (isCGI ? value("http_proxy") : value("http_proxy", "HTTP_PROXY")).flatMap(ProxyServer.init(url:))
         let https = value("https_proxy", "HTTPS_PROXY").flatMap(ProxyServer.init(url:))
         let bypassed = (value("no_proxy", "NO_PROXY") ?? "").split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            .map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
         return ProxyConfiguration(httpProxy: http ?? all, httpsProxy: https ?? all, bypassing: bypassed)
     }
 }

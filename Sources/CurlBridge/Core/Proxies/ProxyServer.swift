@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One proxy server: its protocol, address and credentials.
 ///
@@ -117,7 +121,7 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Returns: `nil` when there is no host or the scheme is not one of ``Kind``'s.
     public init?(url text: String) {
-        let text = text.trimmingCharacters(in: .whitespaces)
+        let text = text.trimmingWhitespace()
         guard !text.isEmpty,
               let components = URLComponents(string: text.contains("://") ? text : "http://" + text),
               let kind = components.scheme.flatMap(Kind.init(scheme:)),

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension URL {
     /// The absolute URL a `Location` value names, resolved against `self` (RFC 9110 §10.2.2), or
@@ -8,7 +12,7 @@ extension URL {
     func resolvingLocation(_ location: String) -> URL? {
         let escaped = location.unicodeScalars.contains { $0.value <= 0x20 || $0.value >= 0x7F }
             ? location.utf8.map { byte in
-                byte <= 0x20 || byte >= 0x7F ? String(format: "%%%02X", byte) : String(UnicodeScalar(byte))
+                byte <= 0x20 || byte >= 0x7F ? "%" + byte.twoHexDigits.uppercased() : String(UnicodeScalar(byte))
             }.joined()
             : location
         return URL(string: escaped, relativeTo: self)?.absoluteURL.withValidPort

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Request {
     /// A request body: bytes, a file, a stream or a multipart form, with the content type to send.

@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A one-shot request body made while the request is sent — by an `AsyncSequence` of chunks or a
 /// pull closure — through a bounded buffer between its producer and curl's read callback.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A `multipart/form-data` body (RFC 7578), sent through libcurl's MIME API.
 ///

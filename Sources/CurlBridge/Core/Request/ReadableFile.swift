@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The check every file a request sends must pass before anything is sent.
 enum ReadableFile {

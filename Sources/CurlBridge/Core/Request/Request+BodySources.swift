@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Request {
     /// This request with the contents of a file as its body, streamed from disk by curl's read

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Request {
     /// This request with one query item appended (`nil` value: the name alone, `?flag`).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// HTTP dates (RFC 9110 §5.6.7): the IMF-fixdate every sender must use, and the obsolete RFC 850
 /// and asctime forms a recipient must accept. Parsed and formatted by hand: a `DateFormatter`

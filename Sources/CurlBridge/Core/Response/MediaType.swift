@@ -6,7 +6,7 @@ struct MediaType: Hashable, CustomStringConvertible {
 
     /// Parses `text`; `nil` when it is not `type/subtype`.
     init?(_ text: String) {
-        let essence = text.split(separator: ";", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        let essence = text.split(separator: ";", maxSplits: 1).first?.trimmingWhitespace().lowercased() ?? ""
         let parts = essence.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
         type = parts[0]

@@ -1,33 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Response {
-    /// The body parsed as JSON into Foundation objects (`[String: Any]`, `[Any]`, `String`,
-    /// `NSNumber`, `NSNull`), for code written against `NSJSONSerialization`. An expected empty
-    /// body (see ``allowsEmptyBody``) gives `NSNull`.
-    ///
-    /// - Throws: ``RequestError`` with code ``RequestError/Code/decodingFailed``.
-    public func json() throws(RequestError) -> Any {
-        if body.isEmpty, allowsEmptyBody { return NSNull() }
-        do {
-            return try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
-        } catch {
-            throw RequestError(.decodingFailed, "the body is not JSON: \(error)", url: url, response: self, underlying: error)
-        }
-    }
-
-    /// The body parsed as a property list (XML or binary), for code written against
-    /// `NSPropertyListSerialization`. An expected empty body gives `NSNull`.
-    ///
-    /// - Throws: ``RequestError`` with code ``RequestError/Code/decodingFailed``.
-    public func propertyList() throws(RequestError) -> Any {
-        if body.isEmpty, allowsEmptyBody { return NSNull() }
-        do {
-            return try PropertyListSerialization.propertyList(from: body, format: nil)
-        } catch {
-            throw RequestError(.decodingFailed, "the body is not a property list: \(error)", url: url, response: self, underlying: error)
-        }
-    }
-
     /// The body as text, decoded with the `charset` of its `Content-Type` (UTF-8 when none).
     ///
     /// - Throws: ``RequestError`` with code ``RequestError/Code/decodingFailed`` for a charset this
@@ -37,21 +14,21 @@ extension Response {
         guard let encoding = Charset.encoding(named: name) else {
             throw RequestError(.decodingFailed, "charset \(name.debugDescription) is not supported", url: url, response: self)
         }
-        guard let text = String(data: body, encoding: encoding) else {
+        guard let text = Charset.decode(body, as: encoding) else {
             throw RequestError(.decodingFailed, "the body is not valid \(name)", url: url, response: self)
         }
         return text
     }
 }
 
-/// IANA charset names and the encodings Foundation decodes them with.
+/// IANA charset names and the encodings they decode with (``decode(_:as:)``).
 enum Charset {
     /// The `charset` parameter of a `Content-Type` value, lowercased and unquoted.
     static func name(inContentType value: String) -> String? {
         for parameter in value.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
             if pair.count == 2, pair[0].lowercased() == "charset" {
-                return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
+                return pair[1].trimming { $0 == "\"" }.lowercased()
             }
         }
         return nil

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Response {
     /// This response, or an error carrying it when its status or content type is not acceptable.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension RetryPolicy {
     /// The policy's decision after try number `attempt` (from 1) of a request that may be sent

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What happens after an attempt that did not succeed, as a pure value: the ``RetryPolicy``'s
 /// judgement of one outcome, given the request, the attempts so far and the time left. The

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One or more X.509 certificates in PEM form (`-----BEGIN CERTIFICATE-----` blocks), checked when
 /// made: a CA bundle to trust, or the certificates to pin.
@@ -54,7 +58,7 @@ public struct CertificateBundle: Sendable, Hashable {
         do {
             return try Data(contentsOf: file)
         } catch {
-            throw RequestError(.fileIO, "cannot read \(file.path.debugDescription): \(error.localizedDescription)", underlying: error)
+            throw RequestError(.fileIO, "cannot read \(file.path.debugDescription): \(error.fileErrorText)", underlying: error)
         }
     }
 }

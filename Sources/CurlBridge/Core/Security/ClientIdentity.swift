@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The certificate and private key a client presents when a server asks for one (mutual TLS) —
 /// `URLCredential(identity:certificates:persistence:)` for an `NSURLAuthenticationMethodClientCertificate`

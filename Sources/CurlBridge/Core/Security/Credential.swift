@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A secret that proves who the client is to a server: Basic or Bearer (sent by CurlBridge as an
 /// `Authorization` header) or a user name and password that libcurl answers a server's challenge

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a pinned host's certificate chain must contain, beyond being trusted — AFSecurityPolicy's
 /// `AFSSLPinningModePublicKey` and `AFSSLPinningModeCertificate`, for one host (see

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Whether a request that carries credentials may go to a plain `http://` URL: the decision
 /// behind ``RequestError/Code/credentialsOverPlainHTTP``, a pure value.

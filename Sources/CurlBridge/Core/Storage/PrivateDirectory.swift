@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -73,11 +77,11 @@ public final class PrivateDirectory: Sendable {
     private static func create(_ path: String, role: String) throws(RequestError) {
         var status = stat()
         if lstat(path, &status) == 0 { return }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
         do {
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         } catch {
-            throw RequestError(.fileIO, "cannot create the \(role) \(path): \(error.localizedDescription)")
+            throw RequestError(.fileIO, "cannot create the \(role) \(path): \(error.fileErrorText)")
         }
         guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw Self.error(errno, "cannot create the \(role) \(path)") }
     }

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reading and writing Netscape cookie files.
 enum CookieFile {
@@ -18,7 +25,7 @@ enum CookieFile {
         let data: Data
         do {
             data = try Data(contentsOf: file)
-        } catch CocoaError.fileReadNoSuchFile {
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
             return []
         } catch {
             throw RequestError(.fileIO, "cookie file \(file.path.debugDescription) cannot be read", underlying: error)
@@ -41,7 +48,7 @@ enum CookieFile {
         guard descriptor >= 0 else { throw failure("open") }
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0, errno == EINTR { continue }
             guard written > 0 else {
                 let error = failure("write")

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Bytes handed to curl by reference (`CURL_BLOB_NOCOPY`), so that a transport's CA bundle — the
 /// whole system store when CAs are added to it, some 200 KB — is not copied into every request.

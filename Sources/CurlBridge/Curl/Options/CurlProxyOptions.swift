@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 internal import CCurl
 
 /// A transport's proxy settings in the form curl takes them, computed once from its

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 internal import CCurl
 
 /// A CA bundle in an anonymous, sealed in-memory file (`memfd_create`) that curl opens by path,

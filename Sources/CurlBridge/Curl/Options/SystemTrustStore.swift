@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 internal import CCurl
 
 /// The CA bundle libcurl trusts by default, for ``TrustRoots/system`` and

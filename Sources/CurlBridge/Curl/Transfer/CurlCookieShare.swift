@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 internal import CCurl
 
 /// The transport's cookie jar inside curl: a share handle (`CURLSH`) holding curl's cookie engine,

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 internal import CCurl
 
 /// One request's transfer in curl: its easy handle and the C callbacks, each a trampoline from

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 
 /// Whether a response may be stored (RFC 9111 §3), how a `304` updates a stored response
@@ -44,7 +48,7 @@ enum CacheAdmission {
 
     /// `fields` without the ones never stored, and those the `Connection` field names.
     static func storable(_ fields: HTTPFields) -> HTTPFields {
-        let named = fields[values: .connection].flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }
+        let named = fields[values: .connection].flatMap { $0.split(separator: ",").map { $0.trimmingWhitespace().lowercased() } }
         return HTTPFields(fields.filter { !unstoredNames.contains($0.name.canonicalName) && !named.contains($0.name.canonicalName) })
     }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One request's transfer as the cache takes part in it, between the engine under the cache and
 /// the request's receiver: an adapter that asks its ``CacheExchangeState`` what the receiver sees

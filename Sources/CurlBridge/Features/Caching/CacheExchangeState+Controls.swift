@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The request's controls and the loop's turns: playing, pausing, resuming, stopping and
 /// failing, in whichever phase they come.

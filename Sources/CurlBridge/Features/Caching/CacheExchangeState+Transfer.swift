@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A sent request's transfer, as it reaches the cache: what the receiver sees of it, what is
 /// recorded, and what its end stores, invalidates and passes on.

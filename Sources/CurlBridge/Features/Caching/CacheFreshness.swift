@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 
 /// How old a stored response is and how long it stays fresh (RFC 9111 §4.2), as a private cache
@@ -36,7 +40,7 @@ struct CacheFreshness: Equatable {
         guard let first = fields[values: HTTPField.Name("Age")!].first?.split(separator: ",", omittingEmptySubsequences: false).first else {
             return nil
         }
-        return CacheControl.seconds(Substring(first.trimmingCharacters(in: .whitespaces)))
+        return CacheControl.seconds(Substring(first.trimmingWhitespace()))
     }
 
     /// `stored`'s freshness at `now`.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 
 /// Whose a request's answer is and under which trust it is fetched: the partition of the cache
@@ -114,7 +118,7 @@ struct CachePartitioner: Sendable {
     /// The `name=value` pairs of `Cookie` values, each trimmed, sorted: one user's cookies, in
     /// whatever lines and order curl sent them.
     static func cookiePairs(_ values: [String]) -> [String] {
-        values.flatMap { $0.split(separator: ";") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.sorted()
+        values.flatMap { $0.split(separator: ";") }.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }.sorted()
     }
 
     /// The `name=value` of each cookie the jar adds to a request to `url`, by the jar's reading of
@@ -129,7 +133,7 @@ struct CachePartitioner: Sendable {
     private static func field(_ line: String) -> HTTPField? {
         guard let separator = line.firstIndex(where: { $0 == ":" || $0 == ";" }),
               let name = HTTPField.Name(String(line[..<separator])) else { return nil }
-        let value = line[line.index(after: separator)...].trimmingCharacters(in: .whitespaces)
+        let value = line[line.index(after: separator)...].trimmingWhitespace()
         if line[separator] == ":" && value.isEmpty { return nil }
         return HTTPField(name: name, value: value)
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 
 /// A request as the cache sees it: method, key, header fields, policy, and whose it is.
@@ -114,7 +118,7 @@ struct CacheRequest: Sendable {
     /// A field value with the whitespace around its commas removed, so that `a, b` matches `a,b`.
     private static func normalised(_ value: String) -> String {
         value.split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ",")
+            .map { $0.trimmingWhitespace() }.joined(separator: ",")
     }
 
     /// Whether `stored` satisfies the caller's validators: an entity tag `If-None-Match` lists
@@ -122,7 +126,7 @@ struct CacheRequest: Sendable {
     func isNotModified(_ stored: StoredResponse) -> Bool {
         if let tags = headerFields[.ifNoneMatch] {
             guard let etag = stored.headerFields[.eTag] else { return false }
-            let listed = tags.split(separator: ",").map { Self.weak($0.trimmingCharacters(in: .whitespaces)) }
+            let listed = tags.split(separator: ",").map { Self.weak($0.trimmingWhitespace()) }
             return listed.contains("*") || listed.contains(Self.weak(etag))
         }
         guard let since = headerFields[.ifModifiedSince].flatMap(HTTPDate.parse),

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The trust a transport's responses are fetched under, as the fields a cache partition hashes:
 /// for every URL the proxies, the Unix socket and the local binding it goes through; for `https`

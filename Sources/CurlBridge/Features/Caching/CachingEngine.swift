@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 
 /// The engine of a transport with an ``HTTPCache``: mechanism only. Each request the cache takes

@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A private HTTP cache (RFC 9111) that transports share: set it as ``Configuration/cache``.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 
 /// A response as the cache keeps it: its head and complete body, when it was requested and
@@ -42,7 +46,7 @@ struct StoredResponse: Sendable, Equatable {
 
     static func varyNames(_ fields: HTTPFields) -> [String] {
         fields[values: HTTPField.Name("Vary")!].flatMap { line in
-            line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            line.split(separator: ",").map { $0.trimmingWhitespace().lowercased() }
         }.filter { !$0.isEmpty }
     }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a stubbed transport runs instead of curl transfers: each request's stub answers in a task
 /// of its own, and the answer comes back to the loop to be played to the transfer's receiver

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 
 /// One request answered by a stub instead of curl: the stub's task works out the answer off the
@@ -91,7 +95,7 @@ final class StubExchange {
     /// The value of a curl header line (`Name: value`, or `Name;` for an empty one).
     private static func value(_ line: String) -> String {
         guard let separator = line.firstIndex(where: { $0 == ":" || $0 == ";" }) else { return "" }
-        return line[line.index(after: separator)...].trimmingCharacters(in: .whitespaces)
+        return line[line.index(after: separator)...].trimmingWhitespace()
     }
 
     /// The body the response has: none for `HEAD`.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 
 extension StubRequest {
@@ -18,7 +22,7 @@ extension StubRequest {
                 received.body = try Data(contentsOf: url)
             } catch {
                 return .failure(RequestError(
-                    .fileIO, "could not read the body file \(url.path): \(error.localizedDescription)",
+                    .fileIO, "could not read the body file \(url.path): \(error.fileErrorText)",
                     method: request.method, url: request.url, underlying: error))
             }
         case .stream(let stream)?:

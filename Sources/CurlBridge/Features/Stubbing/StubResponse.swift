@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 
 /// What a stubbed transport answers a request with (see ``Transport/init(configuration:stub:)``):

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The tree an `Encodable` value becomes before it is flattened into form pairs.
 indirect enum FormNode {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Encodes an `Encodable` value as `application/x-www-form-urlencoded` text, as AFNetworking's
 /// request serializer and Alamofire's `URLEncodedFormEncoder` do.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A `Content-Range: bytes first-last/complete` value of a `206` response (RFC 9110 §14.4).
 struct ContentRange: Equatable {
@@ -11,7 +15,7 @@ struct ContentRange: Equatable {
 
     /// Parses `value`; `nil` when it is not a satisfied byte range.
     init?(_ value: String) {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = value.trimmingWhitespace()
         guard trimmed.lowercased().hasPrefix("bytes ") else { return nil }
         let spec = trimmed.dropFirst(6).split(separator: "/", maxSplits: 1)
         guard spec.count == 2 else { return nil }

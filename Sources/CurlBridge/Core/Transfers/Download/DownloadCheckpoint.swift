@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Every ``interval`` bytes, a download flushes its partial file (`fsync`) and hands ``handler``
 /// the ``ResumeData`` of what is now safely on disk — once more, for the whole file, just before

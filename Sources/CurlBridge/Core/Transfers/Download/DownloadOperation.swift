@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 
 /// One download, whichever client runs it: prepares the partial file (on the caller's thread),
@@ -73,8 +77,8 @@ final class DownloadOperation: BodySink, Sendable {
             throw RequestError(.fileIO, "the destination \(destination.absoluteString.debugDescription) is not a file URL")
         }
         let directory = destination.deletingLastPathComponent()
-        var isDirectory: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
+        let isDirectory = FileManager.default.isDirectory(atPath: directory.path)
+        if isDirectory == nil {
             guard options.createsIntermediateDirectories else {
                 throw RequestError(.fileIO, "the destination directory \(directory.path.debugDescription) does not exist")
             }
@@ -83,7 +87,7 @@ final class DownloadOperation: BodySink, Sendable {
             } catch {
                 throw RequestError(.fileIO, "cannot create \(directory.path.debugDescription): \(error)", underlying: error)
             }
-        } else if !isDirectory.boolValue {
+        } else if isDirectory == false {
             throw RequestError(.fileIO, "\(directory.path.debugDescription) is not a directory")
         }
         if !options.replacesExistingFile, FileManager.default.fileExists(atPath: destination.path) {

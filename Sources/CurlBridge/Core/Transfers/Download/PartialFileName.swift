@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The name of a download's partial file: `.NAME.TOKEN.curlbridge-partial` in the destination's
 /// directory, `NAME` being the destination's name and `TOKEN` a random number in base 36 (`0-9a-z`,

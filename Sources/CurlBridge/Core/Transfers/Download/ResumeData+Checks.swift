@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension ResumeData {
     /// Checks that this resume data can continue a download to `destination` before any file is

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The name a download of a URL gets in a directory, chosen so that no URL can name a file
 /// outside the directory or a hidden one in it: curl's `--remote-name` (`-O`), with the checks

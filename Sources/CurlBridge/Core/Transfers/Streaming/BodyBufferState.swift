@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A ``ResponseBodyBuffer``'s state as a value: what waits for the consumer, where the transfer
 /// is (``Phase``), its handle, and who waits. Its owner keeps it under a lock and feeds it the

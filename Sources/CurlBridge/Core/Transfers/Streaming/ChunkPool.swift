@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reusable buffers for a streamed body's chunks, each handed to the consumer as a `Data` that
 /// gives its buffer back when released.

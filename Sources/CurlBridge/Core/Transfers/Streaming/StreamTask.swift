@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A streamed response started by a ``CallbackClient``: pause and resume delivery, or cancel.
 public final class StreamTask: Sendable {
