@@ -106,6 +106,8 @@ final class RequestDefaults: Sendable {
 
     let baseURL: URL?
     let timeouts: Timeouts
+    /// ``timeouts`` as curl takes them, for the requests that override none.
+    let timeoutLimits: CurlTimeoutLimits
     let headerLines: [HeaderLine]
     /// The default headers' lines alone: what a request with no fields and no body of its own
     /// sends, shared rather than built again for each.
@@ -123,6 +125,7 @@ final class RequestDefaults: Sendable {
     init(_ configuration: Configuration) {
         baseURL = configuration.baseURL.map(Self.directoryURL)
         timeouts = configuration.timeouts
+        timeoutLimits = CurlTimeoutLimits(configuration.timeouts)
         headerLines = configuration.defaultHeaders.map {
             HeaderLine(name: $0.name, value: $0.value, line: Request.curlHeaderLine($0))
         }
@@ -177,15 +180,16 @@ extension Request {
         case .success(let prepared): authentication = prepared
         case .failure(let error): return .failure(error)
         }
-        let timeouts = defaults.timeouts.overridden(by: self.timeouts)
+        let limits = timeouts == Timeouts()
+            ? defaults.timeoutLimits : CurlTimeoutLimits(defaults.timeouts.overridden(by: timeouts))
         return .success(PreparedRequest(
             method: method,
             url: resolvedURL,
             headerLines: authentication.headerLines,
             body: body?.content,
-            connectTimeoutMilliseconds: timeouts.connect?.roundedUpMilliseconds,
-            idleTimeoutNanoseconds: timeouts.idle.map { UInt64($0.roundedUpMilliseconds) * 1_000_000 },
-            totalTimeoutMilliseconds: timeouts.total?.roundedUpMilliseconds,
+            connectTimeoutMilliseconds: limits.connectMilliseconds,
+            idleTimeoutNanoseconds: limits.idleNanoseconds,
+            totalTimeoutMilliseconds: limits.totalMilliseconds,
             maximumBodySize: defaults.maximumBodySize,
             maximumHeaderSize: defaults.maximumHeaderSize,
             isIdempotent: isIdempotent,
