@@ -14,12 +14,14 @@ extension ResponseHeadGuard {
     }
 
     /// Whether `line` starts with `HTTP/`, in capitals: how curl's header lines show a status line.
+    @inline(__always)
     static func startsWithStatusLinePrefix(_ line: UnsafeRawBufferPointer) -> Bool {
         line.count >= 5 && line[0] == UInt8(ascii: "H") && line[1] == UInt8(ascii: "T") && line[2] == UInt8(ascii: "T")
             && line[3] == UInt8(ascii: "P") && line[4] == UInt8(ascii: "/")
     }
 
     /// The line without its final CRLF or LF.
+    @inline(__always)
     static func withoutLineEnding(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         var count = line.count
         if count > 0, line[count - 1] == UInt8(ascii: "\n") { count -= 1 }
@@ -85,13 +87,65 @@ extension ResponseHeadGuard {
         byte &- UInt8(ascii: "0") < 10
     }
 
-    /// The framing field a token `name` spells in any case, if it spells one.
+    /// The framing field a token `name` spells in any case, if it spells one: compared a word at a
+    /// time with the lowercase name, each byte set to lowercase by its 0x20 bit (exact for token
+    /// bytes: the only other byte that reads as `-` so is CR, which no token holds).
     static func framingField(_ name: UnsafeRawBufferPointer) -> FramingField? {
         switch name.count {
-        case 14: ASCIIBytes.equals(name, "content-length") ? .contentLength : nil
-        case 17: ASCIIBytes.equals(name, "transfer-encoding") ? .transferEncoding : nil
-        default: nil
+        case 14:
+            lowercasedWord(name, at: 0) == word("content-") && lowercasedWord(name, at: 6) == word("t-length") ? .contentLength : nil
+        case 17:
+            lowercasedWord(name, at: 0) == word("transfer") && lowercasedWord(name, at: 8) == word("-encodin")
+                && lowercasedWord(name, at: 9) == word("encoding") ? .transferEncoding : nil
+        default:
+            nil
         }
+    }
+
+    /// The eight bytes of `bytes` from `offset`, with every byte's 0x20 bit set (letters in lowercase).
+    @inline(__always)
+    private static func lowercasedWord(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
+        bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self) | 0x2020_2020_2020_2020
+    }
+
+    /// The eight bytes of `text` (eight ASCII characters) as a word loaded from memory.
+    @inline(__always)
+    private static func word(_ text: StaticString) -> UInt64 {
+        UnsafeRawPointer(text.utf8Start).loadUnaligned(as: UInt64.self)
+    }
+
+    /// The length of the token that starts `line`: the offset of its first byte that is not a
+    /// ``isTokenCharacter(_:)``. Eight bytes at a time while they are letters, digits and `-`
+    /// (``nameBytes(_:)``), what field names are made of; byte by byte from the first other byte.
+    static func tokenLength(_ line: UnsafeRawBufferPointer) -> Int {
+        var index = 0
+        while index + 8 <= line.count {
+            let word = UInt64(littleEndian: line.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let others = ~nameBytes(word) & 0x8080_8080_8080_8080
+            guard others == 0 else {
+                index += others.trailingZeroBitCount / 8  // the first byte in memory is the lowest
+                break
+            }
+            index += 8
+        }
+        while index < line.count, isTokenCharacter(line[index]) { index += 1 }
+        return index
+    }
+
+    /// The high bit of each byte of `word` that is an ASCII letter, digit or `-`, exactly: the
+    /// ranges are compared on the low seven bits, where adding cannot carry into the next byte,
+    /// and bytes with the high bit set are none of these.
+    private static func nameBytes(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let low = word & 0x7F7F_7F7F_7F7F_7F7F
+        let folded = low | ones &* 0x20  // letters in lowercase
+        let atLeastA = folded &+ ones &* (0x80 - 0x61)
+        let pastZ = folded &+ ones &* (0x80 - 0x7B)
+        let atLeastZero = low &+ ones &* (0x80 - 0x30)
+        let pastNine = low &+ ones &* (0x80 - 0x3A)
+        let inRanges = (atLeastA & ~pastZ) | (atLeastZero & ~pastNine)
+        return (inRanges & ~word & high) | isZero(word ^ (ones &* 0x2D))
     }
 
     /// RFC 9110 `tchar` — `!#$%&'*+-.^_`|~`, digits and letters — as two bit sets, for the bytes
@@ -106,7 +160,7 @@ extension ResponseHeadGuard {
     /// Whether `value` holds a byte a field value may not: a control character other than a
     /// horizontal tab (NUL, CR, LF and the rest), or DEL.
     ///
-    /// Eight bytes at a time (``forbiddenBytes(_:)``), the last word overlapping the one before
+    /// Eight bytes at a time (``hasForbiddenByte(_:)``), the last word overlapping the one before
     /// when the length is not a multiple of eight; byte by byte only for values shorter than a word.
     static func containsControlCharacter(_ value: UnsafeRawBufferPointer) -> Bool {
         guard value.count >= 8 else {
@@ -115,11 +169,25 @@ extension ResponseHeadGuard {
         }
         var index = 0
         while index + 8 <= value.count {
-            if forbiddenBytes(value.loadUnaligned(fromByteOffset: index, as: UInt64.self)) != 0 { return true }
+            if hasForbiddenByte(value.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return true }
             index += 8
         }
         guard index < value.count else { return false }
-        return forbiddenBytes(value.loadUnaligned(fromByteOffset: value.count - 8, as: UInt64.self)) != 0
+        return hasForbiddenByte(value.loadUnaligned(fromByteOffset: value.count - 8, as: UInt64.self))
+    }
+
+    /// Whether `word` holds a byte a field value may not. First the word tricks "has a byte less
+    /// than n" and "has a zero byte" (Sean Anderson's *Bit Twiddling Hacks*), exact for "any"
+    /// though not for which byte: only a word with a byte below 0x20 or equal to 0x7F — a tab,
+    /// usually — is judged byte by byte (``forbiddenBytes(_:)``).
+    @inline(__always)
+    private static func hasForbiddenByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let belowSpace = (word &- ones &* 0x20) & ~word & high
+        let xorDelete = word ^ (ones &* 0x7F)
+        let delete = (xorDelete &- ones) & ~xorDelete & high
+        return belowSpace | delete != 0 && forbiddenBytes(word) != 0
     }
 
     /// The high bit of each byte of `word` that a field value may not hold, exactly: each byte is

@@ -149,7 +149,7 @@ struct ResponseHeadGuard {
         let isFolded = line[0] == Self.space || line[0] == Self.tab
         var nameLength = 0
         if !isFolded {
-            while nameLength < line.count, Self.isTokenCharacter(line[nameLength]) { nameLength += 1 }
+            nameLength = Self.tokenLength(line)
             guard nameLength < line.count, line[nameLength] == Self.colon else {
                 // The first byte that is not a token character is not the colon: the name is not
                 // a token if a colon comes later, and the line has none otherwise.
