@@ -7,87 +7,49 @@ import HTTPTypes
 struct ReferenceHeadGuard {
     typealias Verdict = ResponseHeadGuard.Verdict
 
-    /// Where the reader is within the transfer's header lines.
-    private enum Phase {
-        /// Before the first status line, or after an interim (`1xx`) head.
-        case awaitingStatus
-        /// Inside a head whose status line has been read.
-        case head
-        /// After a final head: any further line (not a status line) is a trailer.
-        case trailers
-    }
+    /// Before a status line, inside a head, or after a final head (trailers).
+    private enum Phase { case awaitingStatus, head, trailers }
 
-    /// The most header bytes accepted.
     let limit: Int
-    /// Header bytes received so far, every head and trailer included.
-    private(set) var receivedBytes = 0
-    /// The number of status lines received so far.
-    private(set) var statusLines = 0
-    private var phase = Phase.awaitingStatus
-    private var status = 0
-    private var declaredLength: Int64?
-    private var hasTransferEncoding = false
-    /// Whether the last field line was `Content-Length` or `Transfer-Encoding`, which may not be folded.
-    private var lastFieldFramesBody = false
+    private(set) var receivedBytes = 0, statusLines = 0
+    private var phase = Phase.awaitingStatus, status = 0, declaredLength: Int64?
+    private var hasTransferEncoding = false, lastFieldFramesBody = false
 
-    /// A guard that accepts up to `limit` header bytes.
-    init(limit: Int) {
-        self.limit = limit
-    }
+    init(limit: Int) { self.limit = limit }
 
-    /// Whether a final head has been read completely.
     var hasFinalHead: Bool { phase == .trailers }
 
-    /// Whether the final head's body, in answer to a `method` request, ends only when the
-    /// connection closes (RFC 9112 §6.3): it declared neither a length nor a transfer coding, and
-    /// the response has a body (``BodyPresence``).
+    /// Whether the final head's body ends at the close, for a `method` request.
     func bodyEndsAtClose(method: HTTPRequest.Method) -> Bool {
-        hasFinalHead && declaredLength == nil && !hasTransferEncoding && BodyPresence.responseHasBody(method: method, status: status)
+        guard hasFinalHead, declaredLength == nil, !hasTransferEncoding else { return false }
+        return BodyPresence.responseHasBody(method: method, status: status)
     }
 
-    /// Inspects one line, line ending included.
+    /// Inspects one line, line ending included: the blank line, a status line outside a head,
+    /// or a field line.
     mutating func inspect(_ line: UnsafeRawBufferPointer) -> Verdict {
         receivedBytes += line.count
-        guard receivedBytes <= limit else {
-            return .reject(.headersTooLarge, "the response's headers exceed the cap of \(limit) bytes")
-        }
+        if receivedBytes > limit { return .reject(.headersTooLarge, "the response's headers exceed the cap of \(limit) bytes") }
         let content = Self.withoutLineEnding(line)
-        if content.isEmpty { return endOfHead() }
-        // Inside a head, a line starting with `HTTP/` is a (malformed) field line to curl, not a
-        // new response: reading it as a status line would forget the head's Content-Length.
-        if phase != .head, Self.startsWithStatusLinePrefix(content) { return startHead(content) }
-        return inspectField(content)
-    }
-
-    /// A status line: its code is checked and a new head begins.
-    private mutating func startHead(_ line: UnsafeRawBufferPointer.SubSequence) -> Verdict {
-        guard let code = Self.statusCode(line) else {
-            return .reject(.protocolError, "the response's status line is malformed")
-        }
-        guard (100...599).contains(code) else {
-            return .reject(.protocolError, "the response's status code \(code) is outside 100...599")
-        }
-        statusLines += 1
-        phase = .head
-        status = code
-        declaredLength = nil
-        hasTransferEncoding = false
-        lastFieldFramesBody = false
-        return .accept
-    }
-
-    /// The blank line: ends a head (or the trailers).
-    private mutating func endOfHead() -> Verdict {
-        guard phase == .head else { return .accept }
-        if hasTransferEncoding, declaredLength != nil {
-            return .reject(.protocolError, "the response declares both Content-Length and Transfer-Encoding")
-        }
-        guard status >= 200 else {
-            phase = .awaitingStatus
+        switch (content.isEmpty, phase) {
+        case (true, .head):
+            if hasTransferEncoding && declaredLength != nil {
+                return .reject(.protocolError, "the response declares both Content-Length and Transfer-Encoding")
+            }
+            phase = status < 200 ? .awaitingStatus : .trailers
+            return status < 200 ? .accept : .finalHeadEnded(status: status, declaredLength: declaredLength)
+        case (true, _):
+            return .accept
+        case (false, .head):
+            return inspectField(content)
+        case (false, _):
+            guard Self.startsWithStatusLinePrefix(content) else { return inspectField(content) }
+            guard let code = Self.statusCode(content) else { return .reject(.protocolError, "the response's status line is malformed") }
+            if code < 100 || code > 599 { return .reject(.protocolError, "the response's status code \(code) is outside 100...599") }
+            statusLines += 1
+            (phase, status, declaredLength, hasTransferEncoding, lastFieldFramesBody) = (.head, code, nil, false, false)
             return .accept
         }
-        phase = .trailers
-        return .finalHeadEnded(status: status, declaredLength: declaredLength)
     }
 
     /// A field line (or a folded continuation line).

@@ -117,6 +117,7 @@ extension ResponseHeadGuard {
     /// The length of the token that starts `line`: the offset of its first byte that is not a
     /// ``isTokenCharacter(_:)``. Eight bytes at a time while they are letters, digits and `-`
     /// (``nameBytes(_:)``), what field names are made of; byte by byte from the first other byte.
+    @inline(__always)
     static func tokenLength(_ line: UnsafeRawBufferPointer) -> Int {
         var index = 0
         while index + 8 <= line.count {
@@ -162,6 +163,7 @@ extension ResponseHeadGuard {
     ///
     /// Eight bytes at a time (``hasForbiddenByte(_:)``), the last word overlapping the one before
     /// when the length is not a multiple of eight; byte by byte only for values shorter than a word.
+    @inline(__always)
     static func containsControlCharacter(_ value: UnsafeRawBufferPointer) -> Bool {
         guard value.count >= 8 else {
             for byte in value where isForbiddenInValue(byte) { return true }

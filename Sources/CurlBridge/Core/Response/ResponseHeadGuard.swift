@@ -21,8 +21,8 @@ import HTTPTypes
 ///
 /// It runs for every header line of every response, on the transport's loop: each line is read
 /// once, through raw buffer pointers, with the byte rules of `ResponseHeadGuard+Bytes.swift`
-/// (a token scan that stops at the colon, the value scanned eight bytes at a time), allocating
-/// nothing. What it made of the line (``lastLine``) tells the recorder and the transfer's
+/// (the name scanned up to its colon and the value scanned for control characters, both eight
+/// bytes at a time where they can be), allocating nothing. What it made of the line (``lastLine``) tells the recorder and the transfer's
 /// challenge hold, so that they need not read it again.
 struct ResponseHeadGuard {
     /// What a line means for the transfer.
