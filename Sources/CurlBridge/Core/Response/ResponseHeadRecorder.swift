@@ -7,18 +7,21 @@
 /// starts a new head (an interim `1xx` head, or a challenge curl answered, is replaced by the
 /// next); trailers after the final head are left out.
 struct ResponseHeadRecorder {
-    /// The field lines of the latest head so far, in the first `count` bytes; the rest is room,
-    /// so that a line is one copy into it (it grows by doubling when a head outgrows it).
-    private var buffer = [UInt8](repeating: 0, count: 512)
-    /// The length of the field lines in `buffer`.
-    private var count = 0
+    /// The field lines of the latest head so far.
+    private var lines: [UInt8] = []
     /// The block of the lines so far, made once they stop changing.
     private var block: ResponseHeaderBlock?
+
+    /// An empty recorder, with room for a typical head (room, not zeroed bytes: filling 512
+    /// bytes costs more than the appends it would spare).
+    init() {
+        lines.reserveCapacity(512)
+    }
 
     /// The field lines of the latest head so far.
     mutating func headerBlock() -> ResponseHeaderBlock {
         if let block { return block }
-        let made = ResponseHeaderBlock(lines: buffer[..<count])
+        let made = ResponseHeaderBlock(lines: lines)
         block = made
         return made
     }
@@ -28,25 +31,14 @@ struct ResponseHeadRecorder {
         switch kind {
         case .statusLine:
             // A status line starts the next head.
-            count = 0
+            lines.removeAll(keepingCapacity: true)
             if block != nil { block = nil }
         case .headField:
-            append(line)
+            // As typed bytes, which the array copies as a block rather than byte by byte.
+            lines.append(contentsOf: line.assumingMemoryBound(to: UInt8.self))
             if block != nil { block = nil }
         case .otherField, .blank:
             break  // a trailer, or the end of a head
         }
-    }
-
-    /// Copies `line` after the lines so far (a block made before keeps its own copy).
-    private mutating func append(_ line: UnsafeRawBufferPointer) {
-        guard let source = line.baseAddress else { return }
-        if count + line.count > buffer.count {
-            buffer.append(contentsOf: repeatElement(0, count: max(buffer.count, line.count)))
-        }
-        buffer.withUnsafeMutableBytes { bytes in
-            bytes.baseAddress!.advanced(by: count).copyMemory(from: source, byteCount: line.count)
-        }
-        count += line.count
     }
 }

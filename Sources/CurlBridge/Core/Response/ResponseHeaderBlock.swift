@@ -17,14 +17,14 @@ import HTTPTypes
 struct ResponseHeaderBlock: Sendable {
     /// What the block holds: the field lines, each with its line ending, until they are parsed.
     private enum Content {
-        case lines(ArraySlice<UInt8>)
+        case lines([UInt8])
         case fields(HTTPFields)
     }
 
     private let content: PosixLock<Content>
 
     /// A block of `lines`.
-    init(lines: ArraySlice<UInt8>) {
+    init(lines: [UInt8]) {
         content = PosixLock(.lines(lines))
     }
 
@@ -43,7 +43,7 @@ struct ResponseHeaderBlock: Sendable {
     }
 
     /// The fields of `lines`.
-    private static func parse(_ lines: ArraySlice<UInt8>) -> HTTPFields {
+    private static func parse(_ lines: [UInt8]) -> HTTPFields {
         var collected: [HTTPField] = []
         lines.withUnsafeBytes { bytes in
             var start = 0
