@@ -63,6 +63,19 @@ import Testing
         #expect(state.failure?.code == code)
     }
 
+    /// A folded line of a space and a bare LF is as short as a blank line: it continues the head
+    /// (the guard says what a line is; its length does not).
+    @Test func aShortFoldedLineDoesNotEndTheHead() throws {
+        var state = try Self.state()
+        _ = Self.feed(&state, "HTTP/1.1 200 OK\r\n")
+        _ = Self.feed(&state, "X-A: a\r\n")
+        #expect(Self.feed(&state, " \n") == (.accept, .readOn))
+        #expect(Self.feed(&state, "\t\n") == (.accept, .readOn))
+        #expect(Self.feed(&state, "X-B: b\r\n") == (.accept, .readOn))
+        #expect(Self.feed(&state, "\n") == (.finalHeadEnded(status: 200, declaredLength: nil), .headEnded))
+        #expect(state.headerBlock().fields[HTTPField.Name("X-B")!] == "b")
+    }
+
     @Test func theFirstFailureWins() throws {
         var state = try Self.state()
         let taken = state.delivered(refusal: RequestError(.unacceptableStatus, "refused"))

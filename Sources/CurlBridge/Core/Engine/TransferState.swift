@@ -96,17 +96,22 @@ struct TransferState {
         case headEnded
     }
 
-    /// Keeps an accepted `line`; when the receiver wants heads (`wantsHeads`) and none was
-    /// delivered yet, says whether a head just ended. A new status line means the engine answered
-    /// a held `401`'s challenge: that head was not final.
+    /// Keeps `line`, which the last ``inspect(_:at:)`` accepted; when the receiver wants heads
+    /// (`wantsHeads`) and none was delivered yet, says whether a head just ended. A new status
+    /// line means the engine answered a held `401`'s challenge: that head was not final.
     mutating func keep(_ line: UnsafeRawBufferPointer, wantsHeads: Bool) -> LineStep {
-        responseHead.take(line)
+        let kind = headGuard.lastLine
+        responseHead.take(line, as: kind)
         guard !headDelivered, wantsHeads else { return .readOn }
-        guard line.count <= 2 else {
-            if ResponseHeadGuard.startsWithStatusLinePrefix(line[...]) { challenge.statusLineArrived() }
+        switch kind {
+        case .blank:
+            return .headEnded
+        case .statusLine:
+            challenge.statusLineArrived()
+            return .readOn
+        case .headField, .otherField:
             return .readOn
         }
-        return .headEnded
     }
 
     /// What to do with a final head.

@@ -18,6 +18,12 @@ import HTTPTypes
 /// frames the body by the first line alone, so the joined value the caller would see
 /// (`Content-Length: 5` then ` 12`) differs from what curl read. A pure value with no curl in
 /// it, so it is unit-tested and fuzzed directly.
+///
+/// It runs for every header line of every response, on the transport's loop: each line is read
+/// once, through raw buffer pointers, with the byte rules of `ResponseHeadGuard+Bytes.swift`
+/// (the name scanned up to its colon and the value scanned for control characters, both eight
+/// bytes at a time where they can be), allocating nothing. What it made of the line (``lastLine``) tells the recorder and the transfer's
+/// challenge hold, so that they need not read it again.
 struct ResponseHeadGuard {
     /// What a line means for the transfer.
     enum Verdict: Equatable {
@@ -27,6 +33,18 @@ struct ResponseHeadGuard {
         case finalHeadEnded(status: Int, declaredLength: Int64?)
         /// The response must be refused with this code and reason.
         case reject(RequestError.Code, String)
+    }
+
+    /// What an accepted line is.
+    enum LineKind: Equatable {
+        /// A status line, starting a head.
+        case statusLine
+        /// A field line (or a folded continuation) of the head being read.
+        case headField
+        /// A field line outside a head: a trailer, or a line before any status line.
+        case otherField
+        /// The blank line that ends a head (or the trailers).
+        case blank
     }
 
     /// Where the reader is within the transfer's header lines.
@@ -45,6 +63,8 @@ struct ResponseHeadGuard {
     private(set) var receivedBytes = 0
     /// The number of status lines received so far.
     private(set) var statusLines = 0
+    /// What the last line inspected was (meaningful when it was accepted).
+    private(set) var lastLine = LineKind.blank
     private var phase = Phase.awaitingStatus
     private var status = 0
     private var declaredLength: Int64?
@@ -74,15 +94,26 @@ struct ResponseHeadGuard {
             return .reject(.headersTooLarge, "the response's headers exceed the cap of \(limit) bytes")
         }
         let content = Self.withoutLineEnding(line)
-        if content.isEmpty { return endOfHead() }
-        // Inside a head, a line starting with `HTTP/` is a (malformed) field line to curl, not a
-        // new response: reading it as a status line would forget the head's Content-Length.
-        if phase != .head, Self.startsWithStatusLinePrefix(content) { return startHead(content) }
+        guard !content.isEmpty else {
+            lastLine = .blank
+            return endOfHead()
+        }
+        guard phase == .head else {
+            // Inside a head, a line starting with `HTTP/` is a (malformed) field line to curl, not
+            // a new response: reading it as a status line would forget the head's Content-Length.
+            if Self.startsWithStatusLinePrefix(content) {
+                lastLine = .statusLine
+                return startHead(content)
+            }
+            lastLine = .otherField
+            return inspectField(content)
+        }
+        lastLine = .headField
         return inspectField(content)
     }
 
     /// A status line: its code is checked and a new head begins.
-    private mutating func startHead(_ line: UnsafeRawBufferPointer.SubSequence) -> Verdict {
+    private mutating func startHead(_ line: UnsafeRawBufferPointer) -> Verdict {
         guard let code = Self.statusCode(line) else {
             return .reject(.protocolError, "the response's status line is malformed")
         }
@@ -112,25 +143,25 @@ struct ResponseHeadGuard {
         return .finalHeadEnded(status: status, declaredLength: declaredLength)
     }
 
-    /// A field line (or a folded continuation line). Scans the name with a plain loop and the
-    /// value a word at a time (``containsControlCharacter(_:)``): this runs for every header line
-    /// of every response.
-    private mutating func inspectField(_ slice: UnsafeRawBufferPointer.SubSequence) -> Verdict {
-        let line = UnsafeRawBufferPointer(rebasing: slice)
+    /// A field line (or a folded continuation line), not empty, line ending removed: one scan of
+    /// the name up to its colon, one of the value.
+    private mutating func inspectField(_ line: UnsafeRawBufferPointer) -> Verdict {
         let isFolded = line[0] == Self.space || line[0] == Self.tab
-        var valueStart = 0
+        var nameLength = 0
         if !isFolded {
-            var colon = 0
-            while colon < line.count, line[colon] != Self.colon { colon += 1 }
-            guard colon < line.count else { return .reject(.protocolError, "a response header line has no colon") }
-            var index = 0
-            while index < colon, Self.isTokenCharacter(line[index]) { index += 1 }
-            guard colon > 0, index == colon else {
-                return .reject(.protocolError, "a response header name is not a valid token")
+            nameLength = Self.tokenLength(line)
+            guard nameLength < line.count, line[nameLength] == Self.colon else {
+                // The first byte that is not a token character is not the colon: the name is not
+                // a token if a colon comes later, and the line has none otherwise.
+                return Self.contains(Self.colon, in: line, from: nameLength)
+                    ? .reject(.protocolError, "a response header name is not a valid token")
+                    : .reject(.protocolError, "a response header line has no colon")
             }
-            valueStart = colon + 1
+            guard nameLength > 0 else { return .reject(.protocolError, "a response header name is not a valid token") }
         }
-        guard !Self.containsControlCharacter(UnsafeRawBufferPointer(rebasing: line[valueStart...])) else {
+        let valueStart = isFolded ? 0 : nameLength + 1
+        let value = UnsafeRawBufferPointer(rebasing: line[valueStart...])
+        guard !Self.containsControlCharacter(value) else {
             return .reject(.protocolError, "a response header value contains a control character (CR, LF, NUL or another)")
         }
         if isFolded {
@@ -138,133 +169,34 @@ struct ResponseHeadGuard {
                 ? .reject(.protocolError, "a folded line continues the response's Content-Length or Transfer-Encoding")
                 : .accept
         }
-        let name = slice[slice.startIndex..<(slice.startIndex + valueStart - 1)]
-        let isLength = ASCIIBytes.equals(UnsafeRawBufferPointer(rebasing: name), "content-length")
-        let isTransferEncoding = ASCIIBytes.equals(UnsafeRawBufferPointer(rebasing: name), "transfer-encoding")
-        lastFieldFramesBody = isLength || isTransferEncoding
-        guard phase == .head else { return .accept }
-        if isLength { return noteContentLength(slice[(slice.startIndex + valueStart)...]) }
-        if isTransferEncoding { hasTransferEncoding = true }
-        return .accept
+        let framing = Self.framingField(UnsafeRawBufferPointer(rebasing: line[..<nameLength]))
+        lastFieldFramesBody = framing != nil
+        guard phase == .head, let framing else { return .accept }
+        switch framing {
+        case .contentLength:
+            return noteContentLength(value)
+        case .transferEncoding:
+            hasTransferEncoding = true
+            return .accept
+        }
     }
 
-    /// A `Content-Length` value: one number, or a list of equal numbers, equal to any earlier one.
-    private mutating func noteContentLength(_ value: UnsafeRawBufferPointer.SubSequence) -> Verdict {
-        for element in value.split(separator: Self.comma, omittingEmptySubsequences: false) {
-            guard let length = Self.decimal(Self.trimmed(element)) else {
+    /// A `Content-Length` value: one number, or a comma-separated list of equal numbers (spaces
+    /// and tabs around each), equal to any earlier one.
+    private mutating func noteContentLength(_ value: UnsafeRawBufferPointer) -> Verdict {
+        var start = 0
+        while start <= value.count {
+            var end = start
+            while end < value.count, value[end] != Self.comma { end += 1 }
+            guard let length = Self.decimal(Self.trimmed(UnsafeRawBufferPointer(rebasing: value[start..<end]))) else {
                 return .reject(.protocolError, "the response's Content-Length is not a number or overflows")
             }
             if let declaredLength, declaredLength != length {
                 return .reject(.protocolError, "the response declares conflicting Content-Length values \(declaredLength) and \(length)")
             }
             declaredLength = length
+            start = end + 1
         }
         return .accept
-    }
-}
-
-extension ResponseHeadGuard {
-    private static let space = UInt8(ascii: " ")
-    private static let tab = UInt8(ascii: "\t")
-    private static let colon = UInt8(ascii: ":")
-    private static let comma = UInt8(ascii: ",")
-
-    private static let statusLinePrefix: StaticString = "HTTP/"
-
-    /// Whether `line` starts with `HTTP/`, in capitals: how curl's header lines show a status
-    /// line (the guard, the recorder and the transfer's challenge hold all ask this).
-    static func startsWithStatusLinePrefix(_ line: UnsafeRawBufferPointer.SubSequence) -> Bool {
-        guard line.count >= statusLinePrefix.utf8CodeUnitCount else { return false }
-        for offset in 0..<statusLinePrefix.utf8CodeUnitCount where line[line.startIndex + offset] != statusLinePrefix.utf8Start[offset] {
-            return false
-        }
-        return true
-    }
-
-    /// The line without its final CRLF or LF.
-    static func withoutLineEnding(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer.SubSequence {
-        var end = line.endIndex
-        if end > line.startIndex, line[end - 1] == UInt8(ascii: "\n") { end -= 1 }
-        if end > line.startIndex, line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-        return line[line.startIndex..<end]
-    }
-
-    /// The code of `HTTP/<digit>[.<digit>] <3 digits>[ <reason>]`, or `nil` if the line is not
-    /// that (curl reads `HTTP/21.1 301` as status 1).
-    private static func statusCode(_ line: UnsafeRawBufferPointer.SubSequence) -> Int? {
-        guard let space = line.firstIndex(of: Self.space) else { return nil }
-        let version = Array(line[(line.startIndex + statusLinePrefix.utf8CodeUnitCount)..<space])
-        let isDigit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
-        guard (version.count == 1 && isDigit(version[0]))
-            || (version.count == 3 && isDigit(version[0]) && version[1] == UInt8(ascii: ".") && isDigit(version[2]))
-        else { return nil }
-        let digits = line[(space + 1)...].prefix { $0 != Self.space }
-        guard digits.count == 3, let code = decimal(digits) else { return nil }
-        return Int(code)
-    }
-
-    /// A non-empty run of ASCII digits as a number, `nil` if it is not one or overflows `Int64`.
-    private static func decimal(_ digits: UnsafeRawBufferPointer.SubSequence) -> Int64? {
-        guard !digits.isEmpty else { return nil }
-        var value: Int64 = 0
-        for byte in digits {
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-            let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflowB) = shifted.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
-            guard !overflowA, !overflowB else { return nil }
-            value = sum
-        }
-        return value
-    }
-
-    /// Whether `value` holds a byte a field value may not: a control character other than a
-    /// horizontal tab (NUL, CR, LF and the rest), or DEL.
-    ///
-    /// Eight bytes at a time, by the word tricks "has a byte less than n" and "has a zero byte"
-    /// (Sean Anderson's *Bit Twiddling Hacks*), which are exact for "any": only a word with a byte
-    /// below 0x20 or equal to 0x7F — a tab, usually — is looked at byte by byte.
-    static func containsControlCharacter(_ value: UnsafeRawBufferPointer) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        var index = 0
-        while index + 8 <= value.count {
-            let word = value.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            let belowSpace = (word &- ones &* 0x20) & ~word & highBits
-            let xorDelete = word ^ (ones &* 0x7F)
-            let delete = (xorDelete &- ones) & ~xorDelete & highBits
-            if belowSpace | delete != 0 {
-                for offset in index..<(index + 8) where isForbiddenInValue(value[offset]) { return true }
-            }
-            index += 8
-        }
-        for offset in index..<value.count where isForbiddenInValue(value[offset]) { return true }
-        return false
-    }
-
-    /// Whether a field value may not hold `byte`: a control character other than a horizontal
-    /// tab, or DEL.
-    private static func isForbiddenInValue(_ byte: UInt8) -> Bool {
-        byte != Self.tab && (byte < 0x20 || byte == 0x7F)
-    }
-
-    /// `bytes` without leading and trailing spaces and tabs.
-    static func trimmed(_ bytes: UnsafeRawBufferPointer.SubSequence) -> UnsafeRawBufferPointer.SubSequence {
-        var start = bytes.startIndex, end = bytes.endIndex
-        while start < end, bytes[start] == Self.space || bytes[start] == Self.tab { start += 1 }
-        while end > start, bytes[end - 1] == Self.space || bytes[end - 1] == Self.tab { end -= 1 }
-        return bytes[start..<end]
-    }
-
-    /// RFC 9110 `tchar`.
-    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-            UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
     }
 }

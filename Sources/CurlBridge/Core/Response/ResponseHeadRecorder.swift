@@ -3,18 +3,17 @@
 /// again (`curl_easy_nextheader` walks its list from the start on every call, and copies every name
 /// and value twice) — for a ``ResponseHeaderBlock`` to parse when the fields are read.
 ///
-/// Fed only lines ``ResponseHeadGuard`` accepted. A status line starts a new head (an interim
-/// `1xx` head, or a challenge curl answered, is replaced by the next); trailers after the final
-/// head are left out.
+/// Fed only lines ``ResponseHeadGuard`` accepted, with what the guard read each as. A status line
+/// starts a new head (an interim `1xx` head, or a challenge curl answered, is replaced by the
+/// next); trailers after the final head are left out.
 struct ResponseHeadRecorder {
     /// The field lines of the latest head so far.
     private var lines: [UInt8] = []
-    /// Whether the next lines belong to a head (after its status line, before its blank line).
-    private var isInHead = false
     /// The block of the lines so far, made once they stop changing.
     private var block: ResponseHeaderBlock?
 
-    /// An empty recorder, with room for a typical head.
+    /// An empty recorder, with room for a typical head (room, not zeroed bytes: filling 512
+    /// bytes costs more than the appends it would spare).
     init() {
         lines.reserveCapacity(512)
     }
@@ -27,23 +26,19 @@ struct ResponseHeadRecorder {
         return made
     }
 
-    /// Takes one line, line ending included.
-    mutating func take(_ line: UnsafeRawBufferPointer) {
-        let content = ResponseHeadGuard.withoutLineEnding(line)
-        guard !content.isEmpty else {
-            isInHead = false
-            return
+    /// Takes one line, line ending included, which the guard read as `kind`.
+    mutating func take(_ line: UnsafeRawBufferPointer, as kind: ResponseHeadGuard.LineKind) {
+        switch kind {
+        case .statusLine:
+            // A status line starts the next head.
+            lines.removeAll(keepingCapacity: true)
+            if block != nil { block = nil }
+        case .headField:
+            // As typed bytes, which the array copies as a block rather than byte by byte.
+            lines.append(contentsOf: line.assumingMemoryBound(to: UInt8.self))
+            if block != nil { block = nil }
+        case .otherField, .blank:
+            break  // a trailer, or the end of a head
         }
-        if !isInHead {
-            // A status line starts the next head; anything else after a head is a trailer.
-            if ResponseHeadGuard.startsWithStatusLinePrefix(content) {
-                lines.removeAll(keepingCapacity: true)
-                block = nil
-                isInHead = true
-            }
-            return
-        }
-        lines.append(contentsOf: line)
-        block = nil
     }
 }

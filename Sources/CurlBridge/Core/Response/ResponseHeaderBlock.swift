@@ -63,23 +63,21 @@ struct ResponseHeaderBlock: Sendable {
 
     /// Adds the field of one line (line ending removed) to `collected`, or joins a folded line to
     /// the last field.
-    private static func take(_ content: UnsafeRawBufferPointer.SubSequence, into collected: inout [HTTPField]) {
+    private static func take(_ content: UnsafeRawBufferPointer, into collected: inout [HTTPField]) {
         guard !content.isEmpty else { return }
-        let first = content[content.startIndex]
-        if first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+        let first = content[0]
+        if first == ResponseHeadGuard.space || first == ResponseHeadGuard.tab {
             guard let field = collected.last else { return }
             let continuation = ResponseHeadGuard.trimmed(content)
             collected[collected.count - 1] = HTTPField(
-                name: field.name, value: Array(field.value.utf8) + [UInt8(ascii: " ")] + continuation)
+                name: field.name, value: Array(field.value.utf8) + [ResponseHeadGuard.space] + continuation)
             return
         }
-        guard let colon = content.firstIndex(of: UInt8(ascii: ":")) else { return }
-        let nameBytes = content[..<colon]
-        guard let name = commonName(UnsafeRawBufferPointer(rebasing: nameBytes))
-            ?? HTTPField.Name(String(decoding: nameBytes, as: UTF8.self))
-        else { return }
-        let value = ResponseHeadGuard.trimmed(content[(colon + 1)...])
-        collected.append(HTTPField(name: name, value: String(decoding: UnsafeRawBufferPointer(rebasing: value), as: UTF8.self)))
+        guard let colon = content.firstIndex(of: ResponseHeadGuard.colon) else { return }
+        let nameBytes = UnsafeRawBufferPointer(rebasing: content[..<colon])
+        guard let name = commonName(nameBytes) ?? HTTPField.Name(String(decoding: nameBytes, as: UTF8.self)) else { return }
+        let value = ResponseHeadGuard.trimmed(UnsafeRawBufferPointer(rebasing: content[(colon + 1)...]))
+        collected.append(HTTPField(name: name, value: String(decoding: value, as: UTF8.self)))
     }
 
     /// The common response field name `name` spells in any case, if it spells one: taken without
