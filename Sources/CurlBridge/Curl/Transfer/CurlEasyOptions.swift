@@ -1,7 +1,9 @@
 internal import CCurl
 
 /// The options a transport applies to every easy handle, computed once from its ``Configuration``.
-struct CurlEasyOptions {
+/// A class, immutable: each transfer reads them through one reference, where a struct of strings
+/// and arrays was copied (a dozen retains and releases) into every transfer.
+final class CurlEasyOptions {
     /// Trust, pins, TLS version and client certificate.
     let tls: CurlTLSOptions
     /// `CURLOPT_HTTP_VERSION`.
