@@ -25,36 +25,47 @@ struct PlainAbsoluteURL {
         } else {
             return nil
         }
+        var index = schemeLength  // the scheme's bytes are allowed ones
         var hostStart = schemeLength
-        var authorityEnded = false
+        // The authority, up to the first `/`, `?` or `#`: user info ends at `@`, and the host
+        // must not be empty, an IPv6 literal or start with a port.
+        authority: while index < url.count {
+            let byte = url[index]
+            guard isAllowed(byte) else { return nil }
+            switch byte {
+            case UInt8(ascii: "%"):
+                guard isEscape(url, at: index) else { return nil }
+                index += 3
+                continue
+            case UInt8(ascii: "@"):
+                hostStart = index + 1
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
+                break authority
+            default:
+                break
+            }
+            index += 1
+        }
+        guard index > hostStart, url[hostStart] != UInt8(ascii: ":"), url[hostStart] != UInt8(ascii: "[") else { return nil }
+        // The path, query and fragment: allowed bytes and whole escapes.
         var fragmentStart: Int?
-        var index = 0
         while index < url.count {
             let byte = url[index]
             guard isAllowed(byte) else { return nil }
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < url.count, isHexDigit(url[index + 1]), isHexDigit(url[index + 2]) else { return nil }
+                guard isEscape(url, at: index) else { return nil }
                 index += 3
                 continue
-            }
-            if index >= schemeLength, !authorityEnded {
-                switch byte {
-                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
-                    authorityEnded = true
-                    guard index > hostStart, url[hostStart] != UInt8(ascii: ":"), url[hostStart] != UInt8(ascii: "[") else { return nil }
-                case UInt8(ascii: "@"):
-                    hostStart = index + 1
-                default:
-                    break
-                }
             }
             if byte == UInt8(ascii: "#"), fragmentStart == nil { fragmentStart = index }
             index += 1
         }
-        if !authorityEnded {
-            guard url.count > hostStart, url[hostStart] != UInt8(ascii: ":"), url[hostStart] != UInt8(ascii: "[") else { return nil }
-        }
         return fragmentStart ?? url.count
+    }
+
+    /// Whether the `%` at `index` starts a whole escape: two hex digits follow.
+    private static func isEscape(_ url: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        index + 2 < url.count && isHexDigit(url[index + 1]) && isHexDigit(url[index + 2])
     }
 
     /// This URL with `query` appended to its own query (`nil`: unchanged).
@@ -80,19 +91,13 @@ struct PlainAbsoluteURL {
         UInt8(ascii: "0")...UInt8(ascii: "9") ~= byte || UInt8(ascii: "a")...UInt8(ascii: "f") ~= (byte | 0x20)
     }
 
-    /// RFC 3986 unreserved, reserved and `%`.
-    private static func isAllowed(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "%"),
-            UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "["),
-            UInt8(ascii: "]"), UInt8(ascii: "@"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"),
-            UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
-            UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
-            return true
-        default:
-            return false
-        }
+    /// RFC 3986 unreserved, reserved and `%`: one bit per byte, for bytes 0–63 and 64–127
+    /// (`ALPHA DIGIT - . _ ~ % : / ? # [ ] @ ! $ & ' ( ) * + , ; =`).
+    private static let allowedBelow64: UInt64 = 0xAFFF_FFFA_0000_0000
+    private static let allowedFrom64: UInt64 = 0x47FF_FFFE_AFFF_FFFF
+
+    /// Whether RFC 3986 allows `byte` in a URL (unreserved, reserved or `%`).
+    static func isAllowed(_ byte: UInt8) -> Bool {
+        byte < 64 ? allowedBelow64 >> byte & 1 == 1 : byte < 128 && allowedFrom64 >> (byte &- 64) & 1 == 1
     }
 }

@@ -40,12 +40,12 @@ extension CurlTransfer {
     func installCallbacks(sendsBody: Bool, reportsProgress: Bool) throws(RequestError) {
         try easy.check(ccurl_easy_setopt_write_function(easy.raw, CURLOPT_WRITEFUNCTION) { bytes, size, count, context in
             guard let context else { return 0 }
-            return CurlTransfer.from(context).receiveBody(UnsafeRawBufferPointer(start: bytes, count: size * count))
+            return CurlTransfer.with(context) { $0.receiveBody(UnsafeRawBufferPointer(start: bytes, count: size * count)) }
         }, CURLOPT_WRITEFUNCTION)
         try easy.set(CURLOPT_WRITEDATA, pointer: context)
         try easy.check(ccurl_easy_setopt_write_function(easy.raw, CURLOPT_HEADERFUNCTION) { bytes, size, count, context in
             guard let context else { return 0 }
-            return CurlTransfer.from(context).receiveHeaderLine(UnsafeRawBufferPointer(start: bytes, count: size * count))
+            return CurlTransfer.with(context) { $0.receiveHeaderLine(UnsafeRawBufferPointer(start: bytes, count: size * count)) }
         }, CURLOPT_HEADERFUNCTION)
         try easy.set(CURLOPT_HEADERDATA, pointer: context)
         // A proxy's answer to CONNECT stays out of the header callback: the guard sees the origin's heads only.

@@ -81,6 +81,13 @@ final class CurlTransfer {
         Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
     }
 
+    /// Runs `body` with the transfer behind a callback's context pointer, without retaining it
+    /// for the call (a retain and a release per header line and body piece): the engine's table
+    /// holds the transfer for as long as curl can call back.
+    static func with<Result>(_ context: UnsafeMutableRawPointer, _ body: (CurlTransfer) -> Result) -> Result {
+        Unmanaged<CurlTransfer>.fromOpaque(context)._withUnsafeGuaranteedRef(body)
+    }
+
     // MARK: Callbacks (on the loop, inside curl_multi_perform)
 
     /// Hands body bytes to the receiver, after a held `401` head that turned out final.

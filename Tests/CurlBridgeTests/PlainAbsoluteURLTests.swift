@@ -1,0 +1,98 @@
+@testable import CurlBridge
+import CurlBridgeTestServer
+import Testing
+
+/// The fast URL check, held to the one it replaced (issue 37: a byte bit set and one pass per
+/// part instead of a `switch` per byte): the same URLs are plain, with the same fragment cut.
+@Suite struct PlainAbsoluteURLTests {
+    @Test func theBitSetAllowsExactlyRFC3986sCharacters() {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~%:/?#[]@!$&'()*+,;=".utf8)
+        for byte in UInt8.min...UInt8.max {
+            #expect(PlainAbsoluteURL.isAllowed(byte) == allowed.contains(byte), "byte \(byte)")
+        }
+    }
+
+    @Test func typicalURLs() {
+        #expect(PlainAbsoluteURL("http://127.0.0.1:8080/small")?.string == "http://127.0.0.1:8080/small")
+        #expect(PlainAbsoluteURL("https://user:pw@example.com/a%20b?q=1#frag")?.string == "https://user:pw@example.com/a%20b?q=1")
+        #expect(PlainAbsoluteURL("HTTPS://example.com")?.string == "HTTPS://example.com")
+        #expect(PlainAbsoluteURL("http://[::1]/") == nil)
+        #expect(PlainAbsoluteURL("http://:80/") == nil)
+        #expect(PlainAbsoluteURL("http:///path") == nil)
+        #expect(PlainAbsoluteURL("http://host/a b") == nil)
+        #expect(PlainAbsoluteURL("http://host/%4") == nil)
+        #expect(PlainAbsoluteURL("ftp://host/") == nil)
+    }
+
+    @Test func mutatedURLsGetTheReferenceVerdict() {
+        var random = SeededGenerator(seed: 0x3737_0001)
+        let seeds = [
+            "http://127.0.0.1:8080/small", "https://user:pw@example.com:8443/a/b%20c?x=1&y=%2F#top",
+            "http://a@b@c/d", "https://example.com?q#f#g", "http://h/%zz", "https://[v6]/",
+        ]
+        let pieces: [UInt8] = Array("%@/?#:[] aZ0-~\u{7f}".utf8) + [0, 0x80, 0xff]
+        var plain = 0, fragments = 0
+        for _ in 0..<20_000 {
+            var bytes = Array(seeds.randomElement(using: &random)!.utf8)
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                let at = Int.random(in: 0...bytes.count, using: &random)
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: bytes.insert(pieces.randomElement(using: &random)!, at: at)
+                case 1 where at < bytes.count: bytes.remove(at: at)
+                default: if at < bytes.count { bytes[at] = pieces.randomElement(using: &random)! }
+                }
+            }
+            let url = String(decoding: bytes, as: UTF8.self)
+            let expected = url.utf8.withContiguousStorageIfAvailable(Self.referencePlainLength)!
+                .map { String(url.utf8.prefix($0))! }
+            #expect(PlainAbsoluteURL(url)?.string == expected, "\(url.debugDescription)")
+            if let expected { plain += 1; fragments += expected.utf8.count < url.utf8.count ? 1 : 0 }
+        }
+        // Both verdicts, and fragment cuts, are common enough for the comparison to mean something.
+        #expect(plain > 2_000 && plain < 18_000 && fragments > 500, "plain \(plain), fragments cut \(fragments)")
+    }
+
+    /// The check as it was before issue 37: a `switch` per byte over the whole URL.
+    private static func referencePlainLength(_ url: UnsafeBufferPointer<UInt8>) -> Int? {
+        let schemeLength: Int
+        if ASCIIBytes.hasPrefix(UnsafeRawBufferPointer(url), "http://") {
+            schemeLength = 7
+        } else if ASCIIBytes.hasPrefix(UnsafeRawBufferPointer(url), "https://") {
+            schemeLength = 8
+        } else {
+            return nil
+        }
+        var hostStart = schemeLength, authorityEnded = false, fragmentStart: Int?, index = 0
+        while index < url.count {
+            let byte = url[index]
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                break
+            case _ where "-._~%:/?#[]@!$&'()*+,;=".utf8.contains(byte):
+                break
+            default:
+                return nil
+            }
+            if byte == UInt8(ascii: "%") {
+                let isHex = { (byte: UInt8) in "0123456789abcdef".utf8.contains(byte | 0x20) }
+                guard index + 2 < url.count, isHex(url[index + 1]), isHex(url[index + 2]) else { return nil }
+                index += 3
+                continue
+            }
+            if index >= schemeLength, !authorityEnded {
+                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                    authorityEnded = true
+                    guard index > hostStart, url[hostStart] != UInt8(ascii: ":"), url[hostStart] != UInt8(ascii: "[") else { return nil }
+                } else if byte == UInt8(ascii: "@") {
+                    hostStart = index + 1
+                }
+            }
+            if byte == UInt8(ascii: "#"), fragmentStart == nil { fragmentStart = index }
+            index += 1
+        }
+        if !authorityEnded {
+            guard url.count > hostStart, url[hostStart] != UInt8(ascii: ":"), url[hostStart] != UInt8(ascii: "[") else { return nil }
+        }
+        return fragmentStart ?? url.count
+    }
+}
