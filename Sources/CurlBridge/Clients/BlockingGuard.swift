@@ -41,6 +41,15 @@ enum BlockingGuard {
         return isMain
     }
 
+    /// Whether the current thread runs a Swift task: matched by case, since `!= nil` on the
+    /// optional task costs its generic comparison (about 600 instructions, callgrind).
+    private static var isInsideTask: Bool {
+        withUnsafeCurrentTask { task in
+            guard case .some = task else { return false }
+            return true
+        }
+    }
+
     /// Why a blocking call must not wait here, or `nil` when it may.
     static func refusal(_ policy: BlockingClient.Policy) -> String? {
         if Transport.isOnTransportQueue {
@@ -54,7 +63,7 @@ enum BlockingGuard {
                 return "a blocking call on the main queue would freeze it; call from a worker thread, use AsyncClient or CallbackClient, or allow it with Policy(allowsMainThread: true) in a command-line program"
             }
         }
-        if !policy.allowsInsideTasks, withUnsafeCurrentTask(body: { $0 != nil }) {
+        if !policy.allowsInsideTasks, isInsideTask {
             return "a blocking call inside a Swift concurrency task starves the cooperative thread pool; use AsyncClient, or allow it with Policy(allowsInsideTasks: true)"
         }
         return nil

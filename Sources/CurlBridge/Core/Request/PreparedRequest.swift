@@ -238,6 +238,7 @@ extension Request {
 
     /// The query items as an RFC 3986 query string, `nil` when there are none.
     private var encodedQuery: String? {
+        if queryItems.isEmpty, encodedQueryParts.isEmpty { return nil }  // most requests: nothing to build
         let parts = queryItems.map { item in
             let name = PercentEncoding.encoded(item.name)
             return item.value.map { name + "=" + PercentEncoding.encoded($0) } ?? name
