@@ -40,7 +40,7 @@ final class CurlEasyOptions {
     /// - Returns: The TLS policy in force for the request's host.
     func apply(to easy: CurlEasyHandle, url: String, pinning: Pinning?) throws(RequestError) -> CurlTLSOptions.HostPolicy {
         try easy.set(CURLOPT_NOSIGNAL, 1)
-        try easy.check(ccurl_easy_allow_http_and_https(easy.raw), CURLOPT_PROTOCOLS_STR)
+        try easy.check(ccurl_easy_allow_http_and_https(easy.raw), "CURLOPT_PROTOCOLS")
         // Redirects are followed above curl (RequestStateMachine), never by curl itself, so curl's
         // list of protocols it may redirect to (`CURLOPT_REDIR_PROTOCOLS_STR`) never applies.
         try easy.set(CURLOPT_FOLLOWLOCATION, 0)

@@ -273,24 +273,25 @@ final class CurlMultiLoop: RequestLoop, Sendable {
         case close([@Sendable () -> Void])
     }
 
-    /// The pending work (in `state`'s spare list, which the inbox takes in exchange); or `nil` —
+    /// The pending work, for which the inbox takes `state`'s spare list in exchange; or `nil` —
     /// after marking the loop idle, and closing it if shutting down with nothing left — when there
-    /// is none and nothing is in flight.
+    /// is none and nothing is in flight. `state` is touched only while this thread still owns the
+    /// loop: inside the lock before letting go, or on the way to driving.
     private func takeWorkOrStop(_ delegate: any RequestLoopDelegate, _ state: OwnerState) -> [Work]? {
         let isBusy = delegate.isBusy
         let isDrained = !isBusy && delegate.isDrained
         if !isBusy { delegate.loopWillRest() }  // before letting go: the delegate's state is ours until then
-        var work: [Work] = []
-        swap(&work, &state.spareWork)
         let next: NextStep = inbox.withLock { inbox in
             inbox.isWakeupPending = false
             let isShuttingDown = inbox.state == .shuttingDown
             if !inbox.work.isEmpty {
-                swap(&inbox.work, &work)
+                swap(&inbox.work, &state.spareWork)
                 return .drive
             }
             guard !isBusy, !isShuttingDown || isDrained else { return .drive }
             // Requests waiting between attempts hold no thread: their timers or tasks submit work.
+            // The last access to owner state is above: once `isRunning` is false, another thread
+            // may own the loop.
             inbox.isRunning = false
             guard isShuttingDown else { return .stop }
             // Released under the lock, so a later `shutdown` that sees `.closed` knows curl is gone.
@@ -301,9 +302,10 @@ final class CurlMultiLoop: RequestLoop, Sendable {
         }
         switch next {
         case .drive:
+            var work: [Work] = []
+            swap(&work, &state.spareWork)  // the work taken, or the empty spare when there was none
             return work
         case .stop:
-            state.spareWork = work  // empty, with its room, for the next owner's first turn
             return nil
         case .close(let onClosed):
             delegate.loopDidClose()  // no owner comes after a closed loop's last
