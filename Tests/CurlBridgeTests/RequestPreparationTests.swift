@@ -14,6 +14,21 @@ import Testing
         request.prepared(with: RequestDefaults(configuration ?? self.configuration)).failure
     }
 
+    /// The transport's default header lines are shared by every request that adds nothing to
+    /// them (issue 37): one request's credential must not reach the shared list, and so the next
+    /// request of the same transport.
+    @Test func oneRequestsCredentialStaysOutOfTheSharedDefaultLines() throws {
+        var configuration = Configuration(baseURL: URL(string: "https://api.example.com/v1/"))
+        configuration.defaultHeaders[.accept] = "application/json"
+        let defaults = RequestDefaults(configuration)
+        let alice = try Request.get("me").credential(.bearer("alice-token")).prepared(with: defaults).get()
+        let anonymous = try Request.get("me").prepared(with: defaults).get()
+        #expect(alice.headerLines.contains("Authorization: Bearer alice-token"))
+        #expect(anonymous.headerLines == defaults.lines)
+        #expect(!anonymous.headerLines.contains { $0.lowercased().hasPrefix("authorization") })
+        #expect(!defaults.lines.contains { $0.lowercased().hasPrefix("authorization") })
+    }
+
     @Test func relativePathResolvesAgainstBaseURL() throws {
         #expect(try prepared(.get("users/42")).url == "https://api.example.com/v1/users/42")
     }
