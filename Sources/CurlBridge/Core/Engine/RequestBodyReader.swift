@@ -30,7 +30,7 @@ enum RequestBodyReader {
             let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
             var status = stat()
             guard descriptor >= 0, fstat(descriptor, &status) == 0 else {
-                let reason = String(cString: strerror(errno))
+                let reason = SystemError.text(errno)
                 if descriptor >= 0 { Glibc.close(descriptor) }
                 throw RequestError(.fileIO, "body file \(url.path.debugDescription) cannot be opened: \(reason)")
             }
@@ -78,7 +78,7 @@ enum RequestBodyReader {
                     return .bytes(count)
                 }
                 if errno != EINTR {
-                    return .fail(RequestError(.fileIO, "reading the body file failed: \(String(cString: strerror(errno)))"))
+                    return .fail(RequestError(.fileIO, "reading the body file failed: \(SystemError.text(errno))"))
                 }
             }
         case .stream(let stream):

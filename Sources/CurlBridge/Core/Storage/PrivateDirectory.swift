@@ -39,12 +39,12 @@ public final class PrivateDirectory: Sendable {
         self.url = URL(fileURLWithPath: path, isDirectory: true)
         try Self.create(path, role: role)
         var status = stat()
-        guard lstat(path, &status) == 0 else { throw Self.error(errno, "cannot read the \(role) \(path)") }
+        guard lstat(path, &status) == 0 else { throw RequestError.fileIO(errno, "cannot read the \(role) \(path)") }
         if let problem = Self.problem(status, expectedOwner: geteuid()) {
             throw RequestError(.fileIO, "the \(role) \(path) \(problem)")
         }
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { throw Self.error(errno, "cannot open the \(role) \(path)") }
+        guard descriptor >= 0 else { throw RequestError.fileIO(errno, "cannot open the \(role) \(path)") }
         var opened = stat()
         guard fstat(descriptor, &opened) == 0, opened.st_dev == status.st_dev, opened.st_ino == status.st_ino,
               Self.problem(opened, expectedOwner: geteuid()) == nil
@@ -83,7 +83,7 @@ public final class PrivateDirectory: Sendable {
         } catch {
             throw RequestError(.fileIO, "cannot create the \(role) \(path): \(error.fileErrorText)")
         }
-        guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw Self.error(errno, "cannot create the \(role) \(path)") }
+        guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw RequestError.fileIO(errno, "cannot create the \(role) \(path)") }
     }
 
     // MARK: Files inside
@@ -206,11 +206,5 @@ public final class PrivateDirectory: Sendable {
     /// Flushes the directory's entries (after a rename or a new file) to the disk.
     public func sync() {
         fsync(descriptor)
-    }
-
-    private static func error(_ code: Int32, _ what: String) -> RequestError {
-        RequestError(
-            .fileIO, "\(what): \(String(cString: strerror(code)))",
-            underlying: POSIXErrorCode(rawValue: code).map { POSIXError($0) })
     }
 }

@@ -13,8 +13,19 @@ extension Error {
     /// Full Foundation's `localizedDescription`, which this replaces, is not in FoundationEssentials.
     var fileErrorText: String {
         if let posix = (self as? CocoaError)?.underlying as? POSIXError ?? self as? POSIXError {
-            return String(cString: strerror(posix.code.rawValue))
+            return SystemError.text(posix.code.rawValue)
         }
         return String(describing: self)
+    }
+}
+
+/// The C library's words for an `errno` value.
+enum SystemError {
+    /// The text for `code` (`No such file or directory`), through `strerror_r`, which writes into
+    /// a buffer of its caller's where `strerror` may share one between threads.
+    static func text(_ code: Int32) -> String {
+        var text = [CChar](repeating: 0, count: 256)
+        guard strerror_r(code, &text, text.count) == 0 else { return "error \(code)" }
+        return text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 }

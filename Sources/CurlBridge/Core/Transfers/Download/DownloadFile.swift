@@ -28,7 +28,7 @@ struct DownloadFile {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let code = errno
-            throw fileError(code, "cannot create the partial file \(url.path.debugDescription)")
+            throw RequestError.fileIO(code, "cannot create the partial file \(url.path.debugDescription)")
         }
         return DownloadFile(url: url, descriptor: descriptor)
     }
@@ -48,13 +48,13 @@ struct DownloadFile {
         guard descriptor >= 0 else {
             let code = errno
             if code == ENOENT { return nil }
-            throw fileError(code, "cannot reopen the partial file \(url.path.debugDescription)")
+            throw RequestError.fileIO(code, "cannot reopen the partial file \(url.path.debugDescription)")
         }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             let code = errno
             close(descriptor)
-            throw fileError(code, "cannot reopen the partial file \(url.path.debugDescription)")
+            throw RequestError.fileIO(code, "cannot reopen the partial file \(url.path.debugDescription)")
         }
         if let problem = problem(status, owner: geteuid()) {
             close(descriptor)
@@ -89,7 +89,7 @@ struct DownloadFile {
             if count < 0, errno == EINTR { continue }
             guard count > 0 else {
                 let code = count < 0 ? errno : EIO
-                throw Self.fileError(code, "reading the partial file \(url.path.debugDescription) failed")
+                throw RequestError.fileIO(code, "reading the partial file \(url.path.debugDescription) failed")
             }
             buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
             offset += Int64(count)
@@ -100,14 +100,14 @@ struct DownloadFile {
     func truncate() throws(RequestError) {
         guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else {
             let code = errno
-            throw Self.fileError(code, "cannot empty the partial file \(url.path.debugDescription)")
+            throw RequestError.fileIO(code, "cannot empty the partial file \(url.path.debugDescription)")
         }
     }
 
     /// Writes all of `bytes` at the current position.
     func write(_ bytes: UnsafeRawBufferPointer) throws(RequestError) {
         if let code = writeAll(bytes, to: descriptor) {
-            throw Self.fileError(code, "writing the partial file \(url.path.debugDescription) failed")
+            throw RequestError.fileIO(code, "writing the partial file \(url.path.debugDescription) failed")
         }
     }
 
@@ -117,13 +117,13 @@ struct DownloadFile {
     mutating func commit(to destination: URL, replacing: Bool) throws(RequestError) {
         guard fsync(descriptor) == 0 else {
             let code = errno
-            throw Self.fileError(code, "flushing the partial file \(url.path.debugDescription) failed")
+            throw RequestError.fileIO(code, "flushing the partial file \(url.path.debugDescription) failed")
         }
         closeDescriptor()
         if replacing {
             guard rename(url.path, destination.path) == 0 else {
                 let code = errno
-                throw Self.fileError(code, "cannot move the download to \(destination.path.debugDescription)")
+                throw RequestError.fileIO(code, "cannot move the download to \(destination.path.debugDescription)")
             }
         } else {
             // link(2) fails with EEXIST rather than replace: an atomic "move unless it exists".
@@ -132,7 +132,7 @@ struct DownloadFile {
                     throw RequestError(.destinationExists, "\(destination.path.debugDescription) appeared during the download")
                 }
                 let code = errno
-                throw Self.fileError(code, "cannot move the download to \(destination.path.debugDescription)")
+                throw RequestError.fileIO(code, "cannot move the download to \(destination.path.debugDescription)")
             }
             unlink(url.path)
         }
@@ -154,7 +154,7 @@ struct DownloadFile {
     func flush() throws(RequestError) {
         guard fsync(descriptor) == 0 else {
             let code = errno
-            throw Self.fileError(code, "flushing the partial file \(url.path.debugDescription) failed")
+            throw RequestError.fileIO(code, "flushing the partial file \(url.path.debugDescription) failed")
         }
     }
 
@@ -162,12 +162,5 @@ struct DownloadFile {
     mutating func discard() {
         closeDescriptor()
         unlink(url.path)
-    }
-
-    /// A ``RequestError/Code/fileIO`` error saying `what` failed, with the text of `errno` `code`.
-    static func fileError(_ code: Int32, _ what: String) -> RequestError {
-        RequestError(
-            .fileIO, "\(what): \(String(cString: strerror(code)))",
-            underlying: POSIXErrorCode(rawValue: code).map { POSIXError($0) })
     }
 }
