@@ -12,6 +12,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 BIN=$HERE/.build/release
 FEW=${FEW:-5}
 THOUSAND=${THOUSAND:-5000}
+# shellcheck disable=SC2034  # read by scripts/server.sh: the smallest files it makes
 SCALE=0.01
 NGINX=/usr/sbin/nginx
 # shellcheck source=scripts/server.sh
