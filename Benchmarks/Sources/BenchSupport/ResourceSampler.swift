@@ -81,6 +81,10 @@ public final class ThreadSampler: Sendable {
     }
 
     /// The `Threads:` and `RssAnon:` (kB) lines of `/proc/self/status`; 0 for what cannot be read.
+    ///
+    /// Read as bytes, as the C client's sampler does with `strncmp` and `strtol`: `String`'s
+    /// `Character` view and `isNumber` would touch the standard library's grapheme-breaking and
+    /// Unicode property tables, pages the measured client itself never needs (issue 37).
     private static func currentStatus() -> (threads: Int, anonymousKiB: Int) {
         guard let file = fopen("/proc/self/status", "r") else { return (0, 0) }
         defer { fclose(file) }
@@ -88,14 +92,30 @@ public final class ThreadSampler: Sendable {
         var anonymous = 0
         var line = [CChar](repeating: 0, count: 256)
         while fgets(&line, Int32(line.count), file) != nil {
-            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if text.hasPrefix("Threads:") {
-                threads = Int(String(text.filter(\.isNumber))) ?? 0
-            } else if text.hasPrefix("RssAnon:") {
-                anonymous = Int(String(text.filter(\.isNumber))) ?? 0
+            if let value = number(after: "Threads:", in: line) {
+                threads = value
+            } else if let value = number(after: "RssAnon:", in: line) {
+                anonymous = value
             }
         }
         return (threads, anonymous)
+    }
+
+    /// The decimal number after `label` in a NUL-terminated `line` that starts with `label`
+    /// (spaces and tabs skipped); nil when the line is another one.
+    private static func number(after label: StaticString, in line: [CChar]) -> Int? {
+        let count = label.utf8CodeUnitCount
+        guard line.count > count else { return nil }
+        let prefix = UnsafeBufferPointer(start: label.utf8Start, count: count)
+        for index in 0..<count where UInt8(bitPattern: line[index]) != prefix[index] { return nil }
+        var value = 0
+        for byte in line[count...] {
+            let digit = UInt8(bitPattern: byte)
+            if digit == 0x20 || digit == 0x09 { continue }
+            guard digit >= 0x30, digit <= 0x39 else { break }
+            value = value * 10 + Int(digit - 0x30)
+        }
+        return value
     }
 }
 

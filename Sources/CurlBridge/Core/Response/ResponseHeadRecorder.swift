@@ -12,11 +12,8 @@ struct ResponseHeadRecorder {
     /// The block of the lines so far, made once they stop changing.
     private var block: ResponseHeaderBlock?
 
-    /// An empty recorder, with room for a typical head (room, not zeroed bytes: filling 512
-    /// bytes costs more than the appends it would spare).
-    init() {
-        lines.reserveCapacity(512)
-    }
+    /// An empty recorder, holding no memory until the first status line (see ``take(_:as:)``).
+    init() {}
 
     /// The field lines of the latest head so far.
     mutating func headerBlock() -> ResponseHeaderBlock {
@@ -30,8 +27,14 @@ struct ResponseHeadRecorder {
     mutating func take(_ line: UnsafeRawBufferPointer, as kind: ResponseHeadGuard.LineKind) {
         switch kind {
         case .statusLine:
-            // A status line starts the next head.
-            lines.removeAll(keepingCapacity: true)
+            // A status line starts the next head. The first makes room for a typical head (room,
+            // not zeroed bytes: filling 512 bytes costs more than the appends it would spare), so
+            // a transfer still waiting for its answer holds none (1,000 in flight, issue 37).
+            if lines.capacity == 0 {
+                lines.reserveCapacity(512)
+            } else {
+                lines.removeAll(keepingCapacity: true)
+            }
             if block != nil { block = nil }
         case .headField:
             // As typed bytes, which the array copies as a block rather than byte by byte.
