@@ -31,12 +31,14 @@ public final class AsyncClient: Sendable {
     public func send(
         _ request: Request, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(RequestError) -> Response {
-        let delivery = progress.map { ProgressDelivery($0) }
+        guard let progress else {
+            // The completion is the task's own resumption: no closure around it.
+            return try await perform(request) { TransferEvents(onComplete: $0) }.get()
+        }
+        let delivery = ProgressDelivery(progress)
         return try await perform(request) { complete in
-            var events = TransferEvents { result in
-                if let delivery { delivery.queue.async { complete(result) } } else { complete(result) }
-            }
-            events.onProgress = delivery?.handler
+            var events = TransferEvents { result in delivery.queue.async { complete(result) } }
+            events.onProgress = delivery.handler
             return events
         }.get()
     }
@@ -47,24 +49,24 @@ public final class AsyncClient: Sendable {
         _ request: Request,
         events makeEvents: (@escaping @Sendable (Result<Value, RequestError>) -> Void) -> TransferEvents
     ) async -> Result<Value, RequestError> {
+        let link = AsyncTransferLink<Value>()
         guard !Task.isCancelled else {
             // Ended by the transport, so monitors see it, and through the events, so what they hold
             // (a download's file) is released.
-            return await withCheckedContinuation { continuation in
-                transport.startCancelled(request, events: makeEvents { continuation.resume(returning: $0) })
+            return await withUnsafeContinuation { continuation in
+                link.wait(on: continuation)
+                transport.startCancelled(request, events: makeEvents { link.resume(with: $0) })
             }
         }
-        let cancellation = CancellationLink()
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, RequestError>, Never>) in
+            await withUnsafeContinuation { continuation in
+                link.wait(on: continuation)
                 // The task's thread starts the transfer itself when the transport is idle (a
                 // sequential caller): one thread hand-off fewer before the request is sent.
-                transport.startSending(request, events: makeEvents { continuation.resume(returning: $0) }) {
-                    cancellation.attach($0)
-                }
+                transport.startSending(request, events: makeEvents { link.resume(with: $0) }) { link.attach($0) }
             }
         } onCancel: {
-            cancellation.cancel()
+            link.cancel()
         }
     }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Sends requests and reports each outcome to a completion handler: for code written in the
 /// NSURLSession / AFNetworking style.
@@ -17,6 +18,9 @@ public final class CallbackClient: Sendable {
     public let transport: Transport
     /// Where completion handlers run unless a call names another queue.
     public let completionQueue: DispatchQueue
+    /// Completions handed to their queue and not run yet: while any wait, a request sent from a
+    /// completion handler is one of a burst (see ``send(_:queue:progress:completion:)``).
+    private let undelivered = Atomic<Int>(0)
 
     /// Creates a client.
     ///
@@ -47,14 +51,25 @@ public final class CallbackClient: Sendable {
         completion: @escaping @Sendable (Result<Response, RequestError>) -> Void
     ) -> CallbackTask {
         let queue = queue ?? completionQueue
-        var events = TransferEvents { result in
-            queue.async { completion(result) }
+        var events = TransferEvents { [self] result in
+            undelivered.add(1, ordering: .relaxed)
+            queue.async {
+                self.undelivered.subtract(1, ordering: .relaxed)
+                completion(result)
+            }
         }
         events.onProgress = progress.map { ProgressDelivery($0, on: queue).handler }
         // The calling thread starts the transfer itself when the transport is idle, without
         // waiting for anything (see Transport.startSending): a completion handler that sends the
-        // next request puts it on the wire at once.
-        return CallbackTask(handle: transport.startSending(request, events: events) { _ in })
+        // next request puts it on the wire at once. Not while other completions wait for their
+        // queue: a burst of them (HTTP/2 answers 64 streams in one turn) would have each handler
+        // run the loop's turn for its one request on the completion queue while the rest wait,
+        // and the loop go idle between them; the transport's queue sends them together instead.
+        // Only who runs the first turn depends on the count, never what is sent or in which order.
+        let handle = undelivered.load(ordering: .relaxed) == 0
+            ? transport.startSending(request, events: events) { _ in }
+            : transport.start(request, events: events)
+        return CallbackTask(handle: handle)
     }
 }
 
