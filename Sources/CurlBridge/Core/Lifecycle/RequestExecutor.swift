@@ -40,9 +40,11 @@ final class RequestExecutor {
     /// on the loop); `nil` before and after.
     private(set) var registry: RequestRegistry?
     /// Actions of events that arrived while actions ran (a transfer that ends as it begins), to
-    /// perform after them, in order.
-    private var pending: [RequestStateMachine.Action] = []
-    private var isPerforming = false
+    /// perform after them, in order. Read and written on every action, so, like ``machine``,
+    /// unchecked at run time: only the thread that owns the executor (its maker, then the loop)
+    /// touches them, and no access to them spans a call that could touch them again.
+    @exclusivity(unchecked) private var pending: [RequestStateMachine.Action] = []
+    @exclusivity(unchecked) private var isPerforming = false
     /// Whether the registry will tell it the loop's turn ended (its body sink took pieces that
     /// it announces then).
     var awaitsTurnEnd = false
