@@ -118,9 +118,9 @@ import Testing
 
     @Test func requestTimeoutsOverrideOnlyTheFieldsTheySet() throws {
         let request = try prepared(.get("x").timeout(total: .milliseconds(1500)))
-        #expect(request.totalTimeoutMilliseconds == 1500)
-        #expect(request.connectTimeoutMilliseconds == 30_000)
-        #expect(request.idleTimeoutNanoseconds == 60_000_000_000)
+        #expect(request.timeLimits.totalMilliseconds == 1500)
+        #expect(request.timeLimits.connectMilliseconds == 30_000)
+        #expect(request.timeLimits.idleNanoseconds == 60_000_000_000)
     }
 
     @Test(arguments: ["a\r\nX-Injected: 1", "a\nb", "a\rb", "a\u{0}b"])

@@ -105,28 +105,64 @@ public final class BlockingClient: Sendable {
         events makeEvents: (@escaping @Sendable (Result<Response, RequestError>) -> Void) -> TransferEvents
     ) -> Result<Response, RequestError> {
         let outcome = Outcome()
-        let events = makeEvents { result in
-            outcome.result.withLock { $0 = result }
-            outcome.done.signal()
-        }
+        // The completion captures the outcome alone (one reference: no context of its own); the
+        // other closures do not escape.
         let handle = transport.startDriving(
-            request, events: events, onStart: { cancellation?.link.attach($0) }, until: { outcome.result.withLock { $0 != nil } })
+            request, events: makeEvents { outcome.deliver($0) }, onStart: { cancellation?.link.attach($0) },
+            until: { outcome.isIn })
+        // A thread that drove its request to the end finds the result at once, with no deadline to
+        // work out and nothing to sleep on.
+        if let result = outcome.result(waitingUntil: nil) { return result }
         let total = transport.configuration.timeouts.overridden(by: request.timeouts).total
         let deadline = total.map { DispatchTime.now() + .milliseconds(($0 + .seconds(2)).roundedUpMilliseconds) } ?? .distantFuture
-        if outcome.done.wait(timeout: deadline) == .timedOut {
-            handle?.cancel()
-            outcome.done.wait()  // the cancelled transfer still completes, exactly once
-            return .failure(RequestError(
-                .totalTimedOut, "no response within the total timeout plus a margin", method: request.method, url: request.url))
-        }
-        return outcome.result.withLock { $0 }
-            ?? .failure(RequestError(.transportFailure, "the transfer signalled without a result", method: request.method, url: request.url))
+        if let result = outcome.result(waitingUntil: deadline) { return result }
+        handle?.cancel()
+        _ = outcome.result(waitingUntil: .distantFuture)  // the cancelled transfer still completes, exactly once
+        return .failure(RequestError(
+            .totalTimedOut, "no response within the total timeout plus a margin", method: request.method, url: request.url))
     }
 
-    /// Where the transport's queue leaves the result for the waiting thread.
-    private final class Outcome: Sendable {
-        let result = PosixLock<Result<Response, RequestError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
+    /// Where the transport's loop leaves the result for the waiting thread: one allocation per
+    /// call, the lock's. A thread that drives its request to the end finds the result there; only
+    /// a thread that must sleep (another thread drives the loop) makes a semaphore to sleep on.
+    private struct Outcome: Sendable {
+        /// The result, once in, and the semaphore of a thread sleeping until it is.
+        private struct State {
+            var result: Result<Response, RequestError>?
+            var sleeper: DispatchSemaphore?
+        }
+
+        private let state = PosixLock(State())
+
+        /// The transfer completed with `result` (on the loop's owner, exactly once).
+        func deliver(_ result: Result<Response, RequestError>) {
+            let sleeper = state.withLock { state in
+                state.result = result
+                return state.sleeper
+            }
+            sleeper?.signal()
+        }
+
+        /// Whether the result is in.
+        var isIn: Bool {
+            state.withLock { state in
+                if case .some = state.result { return true }
+                return false
+            }
+        }
+
+        /// The result: at once if it is in, else — given a `deadline` — once it is, unless the
+        /// deadline passes first (then `nil`).
+        func result(waitingUntil deadline: DispatchTime?) -> Result<Response, RequestError>? {
+            let sleeper: DispatchSemaphore? = state.withLock { state in
+                if case .some = state.result { return nil }
+                guard deadline != nil else { return nil }
+                if state.sleeper == nil { state.sleeper = DispatchSemaphore(value: 0) }
+                return state.sleeper
+            }
+            if let sleeper, let deadline, sleeper.wait(timeout: deadline) == .timedOut { return nil }
+            return state.withLock { $0.result }
+        }
     }
 }
 

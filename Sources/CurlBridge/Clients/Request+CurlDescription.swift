@@ -61,9 +61,9 @@ extension Request {
         if configuration.tls.disablesCertificateVerification { words.append("--insecure") }
         if configuration.tls.minimumVersion == .tls1_3 { words.append("--tlsv1.3") }
         words += CurlDescriptionWords.authenticationAndConnection(prepared.authentication, configuration, revealingSecrets: revealingSecrets)
-        if let connect = prepared.connectTimeoutMilliseconds { words += ["--connect-timeout", Self.seconds(connect)] }
-        if let total = prepared.totalTimeoutMilliseconds { words += ["--max-time", Self.seconds(total)] }
-        if let idle = prepared.idleTimeoutNanoseconds {
+        if let connect = prepared.timeLimits.connectMilliseconds { words += ["--connect-timeout", Self.seconds(connect)] }
+        if let total = prepared.timeLimits.totalMilliseconds { words += ["--max-time", Self.seconds(total)] }
+        if let idle = prepared.timeLimits.idleNanoseconds {
             words += ["--speed-limit", "1", "--speed-time", String((idle + 999_999_999) / 1_000_000_000)]
         }
         return words.joined(separator: " ")

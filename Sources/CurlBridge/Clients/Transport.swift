@@ -184,13 +184,17 @@ public final class Transport: Sendable {
         }
         let executor = RequestExecutor(request: request, id: Self.makeRequestID(), events: events, environment: core.environment)
         guard let launch = executor.start() else { return nil }
-        let (registry, tasks) = (core.registry, executor.tasks)
+        let (tasks, send) = (executor.tasks, launch.send)
         let handedOver = LoopBound(owning: executor)
+        // The work holds the executor and its first hop only (each capture is a retain and a
+        // release): on the loop, the executor leads to its registry.
         let handle = submit(core.loop, {
-            if let registry = registry.open(), let executor = handedOver.open() { registry.run(executor, sending: launch.send) }
+            if let executor = handedOver.open(), let registry = executor.environment.registry.open() {
+                registry.run(executor, sending: send)
+            }
         }) {
             tasks.launch(launch)
-            return TransferHandle(id: tasks.id, registry: registry)
+            return TransferHandle(id: tasks.id, registry: tasks.environment.registry)
         }
         // Refused: the loop never ran the work, so the executor is still this thread's.
         if handle == nil { handedOver.open()?.refuse(Self.shutDownError(request)) }

@@ -52,7 +52,7 @@ struct TransferState {
         answersChallenges = request.authentication != nil
         timeLimits = request.timeLimits
         headGuard = ResponseHeadGuard(limit: request.maximumHeaderSize)
-        idleClock = request.idleTimeoutNanoseconds.map { IdleClock(limit: $0, now: now) }
+        idleClock = request.timeLimits.idleNanoseconds.map { IdleClock(limit: $0, now: now) }
     }
 
     /// Whether the transfer waits for its consumer or its body's producer: then it is never idle.

@@ -6,11 +6,9 @@ final class LifecycleEnvironment: Sendable {
     let registry: LoopBound<RequestRegistry>
     /// What requests are prepared with.
     let defaults: RequestDefaults
-    /// The configuration's default headers, filtered on hops to another origin.
-    let defaultHeaders: HTTPFields
-    /// The client-wide policies and hooks.
-    let redirects: RedirectPolicy
-    let retryPolicy: RetryPolicy
+    /// The client-wide redirect and retry policies, and the default headers (filtered on hops to
+    /// another origin): what a request that brings no policy of its own follows.
+    let policies: RequestStateMachine.Policies
     /// The configuration's interceptors that adapt, and those that decide retries.
     let adapters: [any RequestAdapter]
     let retriers: [any RequestRetrier]
@@ -22,9 +20,8 @@ final class LifecycleEnvironment: Sendable {
     init(registry: LoopBound<RequestRegistry>, defaults: RequestDefaults, configuration: Configuration) {
         self.registry = registry
         self.defaults = defaults
-        defaultHeaders = configuration.defaultHeaders
-        redirects = configuration.redirects
-        retryPolicy = configuration.retryPolicy
+        policies = RequestStateMachine.Policies(
+            redirects: configuration.redirects, retries: configuration.retryPolicy, defaultHeaders: configuration.defaultHeaders)
         adapters = configuration.interceptors.filter(\.adaptsRequests)
         retriers = configuration.interceptors.filter(\.decidesRetries)
         monitors = MonitorHub(monitors: configuration.eventMonitors)

@@ -40,9 +40,11 @@ final class RequestExecutor {
     /// on the loop); `nil` before and after.
     private(set) var registry: RequestRegistry?
     /// Actions of events that arrived while actions ran (a transfer that ends as it begins), to
-    /// perform after them, in order.
-    private var pending: [RequestStateMachine.Action] = []
-    private var isPerforming = false
+    /// perform after them, in order. Read and written on every action, so, like ``machine``,
+    /// unchecked at run time: only the thread that owns the executor (its maker, then the loop)
+    /// touches them, and no access to them spans a call that could touch them again.
+    @exclusivity(unchecked) private var pending: [RequestStateMachine.Action] = []
+    @exclusivity(unchecked) private var isPerforming = false
     /// Whether the registry will tell it the loop's turn ended (its body sink took pieces that
     /// it announces then).
     var awaitsTurnEnd = false
@@ -64,13 +66,21 @@ final class RequestExecutor {
         hasMonitors = !environment.monitors.monitors.isEmpty
         let startedAt = MonotonicClock.now
         let total = environment.defaults.timeouts.overridden(by: request.timeouts).total
+        let policies = Self.policies(of: request, shared: environment.policies)
         machine = RequestStateMachine(.init(
-            id: id, original: request, redirects: request.redirectPolicy ?? environment.redirects,
-            retries: request.retryPolicy ?? environment.retryPolicy, defaultHeaders: environment.defaultHeaders,
+            id: id, original: request, policies: policies,
             hasAdapters: !adapters.isEmpty, hasRetriers: !retriers.isEmpty,
             consumer: .init(takesHead: events.onResponseHead != nil, takesBody: events.body != nil, takesProgress: events.onProgress != nil),
             isObserved: !observers.isEmpty, startedAt: startedAt,
             deadline: total.map { startedAt &+ UInt64(max(0, $0.seconds) * 1e9) }))
+    }
+
+    /// The policies `request` follows: the transport's `shared` ones, unless it brings its own.
+    private static func policies(of request: Request, shared: RequestStateMachine.Policies) -> RequestStateMachine.Policies {
+        if request.redirectPolicy == nil, request.retryPolicy == nil { return shared }
+        return RequestStateMachine.Policies(
+            redirects: request.redirectPolicy ?? shared.redirects, retries: request.retryPolicy ?? shared.retries,
+            defaultHeaders: shared.defaultHeaders)
     }
 
     /// The request's number.

@@ -13,7 +13,7 @@
 final class RequestRegistry: RequestLoopDelegate {
     /// What runs the transfers.
     let engine: any TransferEngine
-    @exclusivity(unchecked) private var executors: [UInt64: RequestExecutor] = [:]
+    @exclusivity(unchecked) private var executors = RequestTable<RequestExecutor>()
     /// Whether the transport began shutting down.
     private var isShuttingDown = false
     /// Requests to tell when the current turn ends (see ``BodySink/announcesAtTurnEnd``).

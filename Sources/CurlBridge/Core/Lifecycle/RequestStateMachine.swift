@@ -38,10 +38,9 @@ struct RequestStateMachine {
         var id: UInt64
         /// The request as the caller made it; every attempt starts from it.
         var original: Request
-        var redirects: RedirectPolicy
-        var retries: RetryPolicy
-        /// The configuration's default headers, filtered on redirects to another origin.
-        var defaultHeaders: HTTPFields
+        /// Its redirect and retry policies, default headers and readings: its transport's, shared
+        /// by every request that brings no policy of its own.
+        var policies: Policies
         /// Whether adapters run before each attempt.
         var hasAdapters: Bool
         /// Whether retriers are asked after an attempt that did not succeed.
@@ -54,8 +53,61 @@ struct RequestStateMachine {
         var startedAt: UInt64
         /// When the total timeout runs out for all attempts, if it has one.
         var deadline: UInt64?
+
+        var redirects: RedirectPolicy { policies.redirects }
+        var retries: RetryPolicy { policies.retries }
+        /// The configuration's default headers, filtered on redirects to another origin.
+        var defaultHeaders: HTTPFields { policies.defaultHeaders }
         /// The wall clock and random draws a retry policy's decision reads.
-        var readings = Readings.system
+        var readings: Readings { policies.readings }
+
+        /// A setup following `policies`.
+        init(
+            id: UInt64, original: Request, policies: Policies, hasAdapters: Bool, hasRetriers: Bool, consumer: Consumer,
+            isObserved: Bool, startedAt: UInt64, deadline: UInt64?
+        ) {
+            self.id = id
+            self.original = original
+            self.policies = policies
+            self.hasAdapters = hasAdapters
+            self.hasRetriers = hasRetriers
+            self.consumer = consumer
+            self.isObserved = isObserved
+            self.startedAt = startedAt
+            self.deadline = deadline
+        }
+
+        /// A setup following policies of its own.
+        init(
+            id: UInt64, original: Request, redirects: RedirectPolicy, retries: RetryPolicy, defaultHeaders: HTTPFields,
+            hasAdapters: Bool, hasRetriers: Bool, consumer: Consumer, isObserved: Bool, startedAt: UInt64, deadline: UInt64?,
+            readings: Readings = .system
+        ) {
+            self.init(
+                id: id, original: original,
+                policies: Policies(redirects: redirects, retries: retries, defaultHeaders: defaultHeaders, readings: readings),
+                hasAdapters: hasAdapters, hasRetriers: hasRetriers, consumer: consumer, isObserved: isObserved,
+                startedAt: startedAt, deadline: deadline)
+        }
+    }
+
+    /// The policies a request follows: made once per transport and shared by its requests (one
+    /// reference in each request's setup, rather than their fields: a retain and a release each
+    /// per request), and once more for a request that brings a policy of its own.
+    final class Policies: Sendable {
+        let redirects: RedirectPolicy
+        let retries: RetryPolicy
+        /// The configuration's default headers, filtered on redirects to another origin.
+        let defaultHeaders: HTTPFields
+        /// The wall clock and random draws a retry policy's decision reads.
+        let readings: Readings
+
+        init(redirects: RedirectPolicy, retries: RetryPolicy, defaultHeaders: HTTPFields, readings: Readings = .system) {
+            self.redirects = redirects
+            self.retries = retries
+            self.defaultHeaders = defaultHeaders
+            self.readings = readings
+        }
     }
 
     /// What the caller's events consume before the outcome.

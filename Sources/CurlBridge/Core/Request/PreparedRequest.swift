@@ -19,12 +19,8 @@ final class PreparedRequest: Sendable {
     let headerLines: [String]
     /// The body to send, if any.
     let body: Request.Body.Content?
-    /// Connect timeout in milliseconds, `nil` for none.
-    let connectTimeoutMilliseconds: Int?
-    /// Idle timeout in nanoseconds, `nil` for none.
-    let idleTimeoutNanoseconds: UInt64?
-    /// Total timeout in milliseconds, `nil` for none.
-    let totalTimeoutMilliseconds: Int?
+    /// The connect, idle and total timeouts, in curl's units.
+    let timeLimits: TimeLimits
     /// The cap on a body held in memory.
     let maximumBodySize: Int
     /// The cap on the response's header bytes.
@@ -54,9 +50,7 @@ final class PreparedRequest: Sendable {
         url: String,
         headerLines: [String],
         body: Request.Body.Content?,
-        connectTimeoutMilliseconds: Int?,
-        idleTimeoutNanoseconds: UInt64?,
-        totalTimeoutMilliseconds: Int?,
+        timeLimits: TimeLimits,
         maximumBodySize: Int,
         maximumHeaderSize: Int,
         isIdempotent: Bool,
@@ -72,9 +66,7 @@ final class PreparedRequest: Sendable {
         self.url = url
         self.headerLines = headerLines
         self.body = body
-        self.connectTimeoutMilliseconds = connectTimeoutMilliseconds
-        self.idleTimeoutNanoseconds = idleTimeoutNanoseconds
-        self.totalTimeoutMilliseconds = totalTimeoutMilliseconds
+        self.timeLimits = timeLimits
         self.maximumBodySize = maximumBodySize
         self.maximumHeaderSize = maximumHeaderSize
         self.isIdempotent = isIdempotent
@@ -107,7 +99,7 @@ final class RequestDefaults: Sendable {
     let baseURL: URL?
     let timeouts: Timeouts
     /// ``timeouts`` as curl takes them, for the requests that override none.
-    let timeoutLimits: CurlTimeoutLimits
+    let timeLimits: TimeLimits
     let headerLines: [HeaderLine]
     /// The default headers' lines alone: what a request with no fields and no body of its own
     /// sends, shared rather than built again for each.
@@ -125,7 +117,7 @@ final class RequestDefaults: Sendable {
     init(_ configuration: Configuration) {
         baseURL = configuration.baseURL.map(Self.directoryURL)
         timeouts = configuration.timeouts
-        timeoutLimits = CurlTimeoutLimits(configuration.timeouts)
+        timeLimits = TimeLimits(configuration.timeouts)
         headerLines = configuration.defaultHeaders.map {
             HeaderLine(name: $0.name, value: $0.value, line: Request.curlHeaderLine($0))
         }
@@ -180,16 +172,13 @@ extension Request {
         case .success(let prepared): authentication = prepared
         case .failure(let error): return .failure(error)
         }
-        let limits = timeouts == Timeouts()
-            ? defaults.timeoutLimits : CurlTimeoutLimits(defaults.timeouts.overridden(by: timeouts))
+        let limits = timeouts == Timeouts() ? defaults.timeLimits : TimeLimits(defaults.timeouts.overridden(by: timeouts))
         return .success(PreparedRequest(
             method: method,
             url: resolvedURL,
             headerLines: authentication.headerLines,
             body: body?.content,
-            connectTimeoutMilliseconds: limits.connectMilliseconds,
-            idleTimeoutNanoseconds: limits.idleNanoseconds,
-            totalTimeoutMilliseconds: limits.totalMilliseconds,
+            timeLimits: limits,
             maximumBodySize: defaults.maximumBodySize,
             maximumHeaderSize: defaults.maximumHeaderSize,
             isIdempotent: isIdempotent,

@@ -1,14 +1,32 @@
-/// A prepared request's time limits, and the one place that says which of them applies: the
-/// connect limit while connecting (when it is the tighter), and the first limit a silent wait
-/// runs into. curl enforces the connect and total limits itself, and the engine the idle one
-/// (``IdleClock``); what they mean when they meet is decided here.
-struct TimeLimits: Equatable {
+/// A prepared request's time limits, in the units curl takes them, and the one place that says
+/// which of them applies: the connect limit while connecting (when it is the tighter), and the
+/// first limit a silent wait runs into. curl enforces the connect and total limits itself, and the
+/// engine the idle one (``IdleClock``); what they mean when they meet is decided here.
+///
+/// Converted from ``Timeouts`` once: a `Duration`'s `components` divides 128-bit attoseconds
+/// (about 280 instructions), so a transport converts its own timeouts when it is made
+/// (``RequestDefaults/timeLimits``), and a request that overrides none uses them as they are.
+struct TimeLimits: Equatable, Sendable {
     /// The connect timeout, in milliseconds.
     var connectMilliseconds: Int?
     /// The idle timeout, in nanoseconds.
     var idleNanoseconds: UInt64?
     /// The total timeout, in milliseconds.
     var totalMilliseconds: Int?
+
+    /// The limits of `connectMilliseconds`, `idleNanoseconds` and `totalMilliseconds` (`nil`: none).
+    init(connectMilliseconds: Int? = nil, idleNanoseconds: UInt64? = nil, totalMilliseconds: Int? = nil) {
+        self.connectMilliseconds = connectMilliseconds
+        self.idleNanoseconds = idleNanoseconds
+        self.totalMilliseconds = totalMilliseconds
+    }
+
+    /// `timeouts` converted (each rounded up to whole milliseconds, as `Duration.roundedUpMilliseconds`).
+    init(_ timeouts: Timeouts) {
+        connectMilliseconds = timeouts.connect?.roundedUpMilliseconds
+        idleNanoseconds = timeouts.idle.map { UInt64($0.roundedUpMilliseconds) * 1_000_000 }
+        totalMilliseconds = timeouts.total?.roundedUpMilliseconds
+    }
 
     /// Whether a timeout now is the connect timeout's: the connection phase (TCP and TLS) has not
     /// finished (`connected` false) and the connect limit is the tighter one (while connecting,
@@ -29,14 +47,5 @@ struct TimeLimits: Equatable {
         }
         guard let nearest, silence > nearest.limit else { return nil }
         return nearest
-    }
-}
-
-extension PreparedRequest {
-    /// The request's time limits.
-    var timeLimits: TimeLimits {
-        TimeLimits(
-            connectMilliseconds: connectTimeoutMilliseconds, idleNanoseconds: idleTimeoutNanoseconds,
-            totalMilliseconds: totalTimeoutMilliseconds)
     }
 }

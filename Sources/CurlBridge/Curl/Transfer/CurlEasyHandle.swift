@@ -33,8 +33,9 @@ final class CurlEasyHandle {
     private let errorBuffer: UnsafeMutablePointer<CChar>
     /// The multipart body handed to `CURLOPT_MIMEPOST`, freed after the handle.
     @exclusivity(unchecked) private var mime: OpaquePointer?
-    /// Blobs curl reads without a copy of its own (TLS certificates and keys), released after the handle.
-    @exclusivity(unchecked) private var retainedBlobs: [CurlBlob] = []
+    /// Blobs curl reads without a copy of its own (TLS certificates and keys), released after the
+    /// handle: one slot per option, so that a transfer's CA blob costs no list of its own.
+    @exclusivity(unchecked) private var retainedBlobs = RetainedBlobs()
     /// Where curl's verbose output goes (`CURLOPT_DEBUGDATA`), released after the handle; `nil`
     /// unless the request is traced or reports the cookies sent (see ``enableDebug(_:)``).
     var debugRecorder: CurlDebugRecorder?
@@ -88,7 +89,7 @@ final class CurlEasyHandle {
         headerList = nil
         curl_slist_free_all(proxyHeaderList)
         proxyHeaderList = nil
-        retainedBlobs.removeAll(keepingCapacity: true)
+        retainedBlobs = RetainedBlobs()
         debugRecorder = nil
         errorBuffer.initialize(to: 0)
         ccurl_easy_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer)
@@ -131,7 +132,7 @@ final class CurlEasyHandle {
     func set(_ option: CURLoption, retaining blob: CurlBlob) throws(RequestError) {
         var value = curl_blob(data: blob.bytes.baseAddress, len: blob.count, flags: UInt32(CURL_BLOB_NOCOPY))
         try check(ccurl_easy_setopt_blob(raw, option, &value), option)
-        retainedBlobs.append(blob)
+        retainedBlobs.keep(blob, for: option)
     }
 
     /// Installs `lines` as the request's headers: `Proxy-Authorization` goes to the proxy only
@@ -225,6 +226,28 @@ final class CurlEasyHandle {
 }
 
 extension CurlEasyHandle {
+    /// The blobs a handle keeps alive for curl, by option: setting an option again lets go of the
+    /// blob it had.
+    private struct RetainedBlobs {
+        private var trustedCertificates: CurlBlob?
+        private var clientCertificate: CurlBlob?
+        private var clientKey: CurlBlob?
+        private var proxyTrustedCertificates: CurlBlob?
+        /// Any other option's, which none sets today.
+        private var others: [CurlBlob] = []
+
+        /// Keeps `blob`, which `option` hands to curl.
+        mutating func keep(_ blob: CurlBlob, for option: CURLoption) {
+            switch option {
+            case CURLOPT_CAINFO_BLOB: trustedCertificates = blob
+            case CURLOPT_SSLCERT_BLOB: clientCertificate = blob
+            case CURLOPT_SSLKEY_BLOB: clientKey = blob
+            case CURLOPT_PROXY_CAINFO_BLOB: proxyTrustedCertificates = blob
+            default: others.append(blob)
+            }
+        }
+    }
+
     /// An integer transfer fact (`CURLINFO_*` of type long); 0 when curl has none.
     func info(long info: CURLINFO) -> Int {
         var value = 0

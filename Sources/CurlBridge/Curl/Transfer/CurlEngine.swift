@@ -13,7 +13,7 @@ final class CurlEngine: TransferEngine {
     private let easyOptions: CurlEasyOptions
     /// Transfers in flight, by request id; holding them here keeps curl's callback pointers valid.
     /// No run-time exclusivity check: only the loop's thread reaches it.
-    @exclusivity(unchecked) private var transfers: [UInt64: CurlTransfer] = [:]
+    @exclusivity(unchecked) private var transfers = RequestTable<CurlTransfer>()
     /// Easy handles between transfers; none are kept where reuse is unsafe.
     private let handles: CurlEasyHandlePool
     let inFlight = TransferCounter()

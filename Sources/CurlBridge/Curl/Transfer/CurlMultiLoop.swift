@@ -57,9 +57,16 @@ final class CurlMultiLoop: RequestLoop, Sendable {
         case closed
     }
 
+    /// One piece of submitted work. A struct around the closure, so that a list of them keeps the
+    /// closure as it came: an array of bare closures stores each behind a reabstraction thunk,
+    /// which allocates a context for every submission.
+    private struct Item {
+        let run: Work
+    }
+
     /// What other threads share with the loop.
     private struct Inbox: ~Copyable {
-        var work: [Work] = []
+        var work: [Item] = []
         var isRunning = false
         /// Whether a `curl_multi_wakeup` was sent since the owner last took the work: one
         /// interrupts the poll for every submission queued meanwhile.
@@ -80,7 +87,7 @@ final class CurlMultiLoop: RequestLoop, Sendable {
         /// An empty list with room, swapped with the inbox's when a turn takes its work, so that
         /// taking the work does not make a new list for the inbox every turn (owner-only: no
         /// run-time exclusivity check).
-        @exclusivity(unchecked) var spareWork: [Work] = []
+        @exclusivity(unchecked) var spareWork: [Item] = []
     }
 
     /// The queue that owns the loop whenever no blocking caller drives it.
@@ -174,7 +181,7 @@ final class CurlMultiLoop: RequestLoop, Sendable {
             case .shuttingDown where isNewRequest: return nil
             default: break
             }
-            inbox.work.append(work)
+            inbox.work.append(Item(run: work))
             return take(&inbox)
         }
     }
@@ -200,7 +207,7 @@ final class CurlMultiLoop: RequestLoop, Sendable {
     func shutdown(onClosed: @escaping @Sendable () -> Void) {
         let owns: Bool? = inbox.withLock { inbox in
             if inbox.state == .closed { return nil }
-            if inbox.state == .open { inbox.work.append { [unowned self] in delegate.shutdownDidBegin() } }
+            if inbox.state == .open { inbox.work.append(Item { [unowned self] in delegate.shutdownDidBegin() }) }
             inbox.state = .shuttingDown
             inbox.onClosed.append(onClosed)
             return take(&inbox)
@@ -252,7 +259,7 @@ final class CurlMultiLoop: RequestLoop, Sendable {
         // (a cancel made before a deadline passed) runs first, however long this turn takes.
         let now = MonotonicClock.now
         guard var work = takeWorkOrStop(delegate, state) else { return false }
-        for item in work { item() }
+        for item in work { item.run() }
         work.removeAll(keepingCapacity: true)
         state.spareWork = work
         var running: Int32 = 0
@@ -277,7 +284,7 @@ final class CurlMultiLoop: RequestLoop, Sendable {
     /// after marking the loop idle, and closing it if shutting down with nothing left — when there
     /// is none and nothing is in flight. `state` is touched only while this thread still owns the
     /// loop: inside the lock before letting go, or on the way to driving.
-    private func takeWorkOrStop(_ delegate: any RequestLoopDelegate, _ state: OwnerState) -> [Work]? {
+    private func takeWorkOrStop(_ delegate: any RequestLoopDelegate, _ state: OwnerState) -> [Item]? {
         let isBusy = delegate.isBusy
         let isDrained = !isBusy && delegate.isDrained
         if !isBusy { delegate.loopWillRest() }  // before letting go: the delegate's state is ours until then
@@ -302,7 +309,7 @@ final class CurlMultiLoop: RequestLoop, Sendable {
         }
         switch next {
         case .drive:
-            var work: [Work] = []
+            var work: [Item] = []
             swap(&work, &state.spareWork)  // the work taken, or the empty spare when there was none
             return work
         case .stop:

@@ -8,10 +8,10 @@ extension CurlTransfer {
     func configureRequest(bodyLength: Int64??) throws(RequestError) {
         try easy.set(CURLOPT_URL, request.url)
         try easy.set(CURLOPT_PRIVATE, pointer: context)
-        if let connect = request.connectTimeoutMilliseconds {
+        if let connect = request.timeLimits.connectMilliseconds {
             try easy.set(CURLOPT_CONNECTTIMEOUT_MS, connect)
         }
-        if let total = request.totalTimeoutMilliseconds {
+        if let total = request.timeLimits.totalMilliseconds {
             try easy.set(CURLOPT_TIMEOUT_MS, total)
         }
         let method = request.method.rawValue

@@ -221,8 +221,7 @@ extension PreparedRequest {
         guard !fields.isEmpty || reportingSentCookies != reportsSentCookies else { return self }
         return PreparedRequest(
             method: method, url: url, headerLines: headerLines + fields.map(Request.curlHeaderLine), body: body,
-            connectTimeoutMilliseconds: connectTimeoutMilliseconds, idleTimeoutNanoseconds: idleTimeoutNanoseconds,
-            totalTimeoutMilliseconds: totalTimeoutMilliseconds, maximumBodySize: maximumBodySize,
+            timeLimits: timeLimits, maximumBodySize: maximumBodySize,
             maximumHeaderSize: maximumHeaderSize, isIdempotent: isIdempotent, accept: accept, usesCookieJar: usesCookieJar,
             authentication: authentication, trace: trace, pinning: pinning, cachePolicy: cachePolicy,
             reportsSentCookies: reportingSentCookies)
