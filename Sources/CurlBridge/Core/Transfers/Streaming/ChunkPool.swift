@@ -4,14 +4,16 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Reusable buffers for a streamed body's chunks, each handed to the consumer as a `Data` that
-/// gives its buffer back when released.
+/// Reusable buffers for body bytes, each handed to the consumer as a `Data` that gives its buffer
+/// back when released: a streamed body's chunks (one pool per stream), and a transport's plain
+/// sends' bodies (``MemoryBodySink``, one pool per transport).
 ///
 /// Allocations freed and made again for every chunk cost more than the copy into them: glibc
 /// serves large ones from fresh pages (an `mmap`, or a heap top it has just trimmed), and the kernel
 /// faults and zeroes each page — tens of thousands of page faults per gigabyte streamed. Reused
-/// buffers keep their pages. Capacities are powers of two; the unused buffers kept add up to at
-/// most the pool's budget, so a stream holds no more memory than its watermarks allow in flight.
+/// buffers keep their pages. Buffers are reused by exact capacity (powers of two for chunks, a
+/// few steps per power of two for bodies); the unused buffers kept add up to at most the pool's
+/// budget, so a stream holds no more memory than its watermarks allow in flight.
 final class ChunkPool: Sendable {
     private struct State {
         /// Unused buffers by capacity.
