@@ -16,8 +16,9 @@ import Foundation
 /// budget, so a stream holds no more memory than its watermarks allow in flight.
 final class ChunkPool: Sendable {
     private struct State {
-        /// Unused buffers by capacity.
-        var free: [Int: [UnsafeMutableRawPointer]] = [:]
+        /// Unused buffers, a stack per capacity, capacities in the order first seen: a pool
+        /// serves few capacities, and a look along them costs less than hashing one.
+        var free: [(capacity: Int, buffers: [UnsafeMutableRawPointer])] = []
         /// The capacity of every unused buffer, added up.
         var freeBytes = 0
     }
@@ -33,7 +34,7 @@ final class ChunkPool: Sendable {
 
     deinit {
         state.withLock { state in
-            for buffer in state.free.values.joined() { buffer.deallocate() }
+            for buffer in state.free.lazy.map(\.buffers).joined() { buffer.deallocate() }
         }
     }
 
@@ -45,7 +46,9 @@ final class ChunkPool: Sendable {
     /// A buffer of `capacity` bytes (a power of two): an unused one, or a new one.
     func buffer(capacity: Int) -> UnsafeMutableRawPointer {
         let reused = state.withLock { state -> UnsafeMutableRawPointer? in
-            guard let buffer = state.free[capacity]?.popLast() else { return nil }
+            guard let index = state.free.firstIndex(where: { $0.capacity == capacity }),
+                let buffer = state.free[index].buffers.popLast()
+            else { return nil }
             state.freeBytes -= capacity
             return buffer
         }
@@ -65,7 +68,11 @@ final class ChunkPool: Sendable {
     func recycle(_ buffer: UnsafeMutableRawPointer, capacity: Int) {
         let kept = state.withLock { state -> Bool in
             guard state.freeBytes + capacity <= budget else { return false }
-            state.free[capacity, default: []].append(buffer)
+            if let index = state.free.firstIndex(where: { $0.capacity == capacity }) {
+                state.free[index].buffers.append(buffer)
+            } else {
+                state.free.append((capacity, [buffer]))
+            }
             state.freeBytes += capacity
             return true
         }
