@@ -18,11 +18,6 @@ final class LifecycleEnvironment: Sendable {
     let monitors: MonitorHub
     /// The transport's count of requests and retries.
     let budget: RetryBudgetLedger
-    /// The blocks of plain sends' bodies (``MemoryBodySink``), reused once their `Data` is
-    /// released; at most ``bodyBlockBudget`` bytes of unused ones kept.
-    let bodyBlocks = ChunkPool(budget: LifecycleEnvironment.bodyBlockBudget)
-    /// The most bytes of unused body blocks a transport keeps: 32 blocks of 64 KiB.
-    static let bodyBlockBudget = 2 << 20
 
     init(registry: LoopBound<RequestRegistry>, defaults: RequestDefaults, configuration: Configuration) {
         self.registry = registry

@@ -234,7 +234,7 @@ final class RequestExecutor {
     private func prepare(_ request: Request) -> PreparedRequest? {
         switch request.prepared(with: environment.defaults) {
         case .success(let prepared):
-            memory = downstream.body == nil ? MemoryBodySink(for: prepared, pool: environment.bodyBlocks) : nil
+            memory = downstream.body == nil ? MemoryBodySink(for: prepared) : nil
             perform(machine.sending(.init(method: prepared.method, url: prepared.url), at: moment))
             return prepared
         case .failure(let problem):

@@ -4,21 +4,18 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Reusable buffers for body bytes, each handed to the consumer as a `Data` that gives its buffer
-/// back when released: a streamed body's chunks (one pool per stream), and a transport's plain
-/// sends' bodies (``MemoryBodySink``, one pool per transport).
+/// Reusable buffers for a streamed body's chunks, each handed to the consumer as a `Data` that
+/// gives its buffer back when released.
 ///
 /// Allocations freed and made again for every chunk cost more than the copy into them: glibc
 /// serves large ones from fresh pages (an `mmap`, or a heap top it has just trimmed), and the kernel
 /// faults and zeroes each page — tens of thousands of page faults per gigabyte streamed. Reused
-/// buffers keep their pages. Buffers are reused by exact capacity (powers of two for chunks, a
-/// few steps per power of two for bodies); the unused buffers kept add up to at most the pool's
-/// budget, so a stream holds no more memory than its watermarks allow in flight.
+/// buffers keep their pages. Capacities are powers of two; the unused buffers kept add up to at
+/// most the pool's budget, so a stream holds no more memory than its watermarks allow in flight.
 final class ChunkPool: Sendable {
     private struct State {
-        /// Unused buffers, a stack per capacity, capacities in the order first seen: a pool
-        /// serves few capacities, and a look along them costs less than hashing one.
-        var free: [(capacity: Int, buffers: [UnsafeMutableRawPointer])] = []
+        /// Unused buffers by capacity.
+        var free: [Int: [UnsafeMutableRawPointer]] = [:]
         /// The capacity of every unused buffer, added up.
         var freeBytes = 0
     }
@@ -34,7 +31,7 @@ final class ChunkPool: Sendable {
 
     deinit {
         state.withLock { state in
-            for buffer in state.free.lazy.map(\.buffers).joined() { buffer.deallocate() }
+            for buffer in state.free.values.joined() { buffer.deallocate() }
         }
     }
 
@@ -46,9 +43,7 @@ final class ChunkPool: Sendable {
     /// A buffer of `capacity` bytes (a power of two): an unused one, or a new one.
     func buffer(capacity: Int) -> UnsafeMutableRawPointer {
         let reused = state.withLock { state -> UnsafeMutableRawPointer? in
-            guard let index = state.free.firstIndex(where: { $0.capacity == capacity }),
-                let buffer = state.free[index].buffers.popLast()
-            else { return nil }
+            guard let buffer = state.free[capacity]?.popLast() else { return nil }
             state.freeBytes -= capacity
             return buffer
         }
@@ -68,11 +63,7 @@ final class ChunkPool: Sendable {
     func recycle(_ buffer: UnsafeMutableRawPointer, capacity: Int) {
         let kept = state.withLock { state -> Bool in
             guard state.freeBytes + capacity <= budget else { return false }
-            if let index = state.free.firstIndex(where: { $0.capacity == capacity }) {
-                state.free[index].buffers.append(buffer)
-            } else {
-                state.free.append((capacity, [buffer]))
-            }
+            state.free[capacity, default: []].append(buffer)
             state.freeBytes += capacity
             return true
         }
