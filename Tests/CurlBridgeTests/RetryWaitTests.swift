@@ -74,6 +74,20 @@ struct RetryWaitTests {
         #expect(await iterator.next()?.failure?.code == .transportShutDown)
     }
 
+    @Test("letting go of the transport and its CallbackClient fails a request waiting to be retried with transportShutDown")
+    func releasingTheCallbackClientShutsTheTransportDown() async throws {
+        let server = try await Fixture.server()
+        let (scheduled, signal) = AsyncStream<Void>.makeStream()
+        let (outcomes, delivery) = AsyncStream<Result<Response, RequestError>>.makeStream()
+        var client: CallbackClient? = CallbackClient(transport: transport(server, scheduled: signal))
+        client?.send(.get("flaky?key=\(UUID().uuidString)&failures=1&retry-after=30")) { delivery.yield($0) }
+        _ = await scheduled.first { _ in true }
+        // The program's last references: the request's completion must not hold the client (and
+        // through it the transport), or the request would wait its 30 s and succeed.
+        client = nil
+        #expect(await outcomes.first { _ in true }?.failure?.code == .transportShutDown)
+    }
+
     @Test("monitors see each step in order, on their queue, with the library's durations", arguments: ClientStyle.allCases)
     func monitorSequence(style: ClientStyle) async throws {
         let server = try await Fixture.server()

@@ -19,8 +19,10 @@ public final class CallbackClient: Sendable {
     /// Where completion handlers run unless a call names another queue.
     public let completionQueue: DispatchQueue
     /// Completions handed to their queue and not run yet: while any wait, a request sent from a
-    /// completion handler is one of a burst (see ``send(_:queue:progress:completion:)``).
-    private let undelivered = Atomic<Int>(0)
+    /// completion handler is one of a burst (see ``send(_:queue:progress:completion:)``). An object
+    /// of its own, so that a request's completion holds the count and not the client, whose
+    /// transport must be free to shut down when the program lets go of it.
+    private let undelivered = DeliveryCount()
 
     /// Creates a client.
     ///
@@ -51,10 +53,11 @@ public final class CallbackClient: Sendable {
         completion: @escaping @Sendable (Result<Response, RequestError>) -> Void
     ) -> CallbackTask {
         let queue = queue ?? completionQueue
-        var events = TransferEvents { [self] result in
-            undelivered.add(1, ordering: .relaxed)
+        let undelivered = undelivered
+        var events = TransferEvents { result in
+            undelivered.count.add(1, ordering: .relaxed)
             queue.async {
-                self.undelivered.subtract(1, ordering: .relaxed)
+                undelivered.count.subtract(1, ordering: .relaxed)
                 completion(result)
             }
         }
@@ -66,11 +69,16 @@ public final class CallbackClient: Sendable {
         // run the loop's turn for its one request on the completion queue while the rest wait,
         // and the loop go idle between them; the transport's queue sends them together instead.
         // Only who runs the first turn depends on the count, never what is sent or in which order.
-        let handle = undelivered.load(ordering: .relaxed) == 0
+        let handle = undelivered.count.load(ordering: .relaxed) == 0
             ? transport.startSending(request, events: events) { _ in }
             : transport.start(request, events: events)
         return CallbackTask(handle: handle)
     }
+}
+
+/// How many of a ``CallbackClient``'s completions wait for their queue.
+private final class DeliveryCount: Sendable {
+    let count = Atomic<Int>(0)
 }
 
 /// A request started by a ``CallbackClient``, which can be cancelled from any thread.

@@ -86,7 +86,7 @@ struct QueueJournal {
         let lock: Int32
         switch directory.openFile("lock", O_RDWR | O_CREAT) {
         case .success(let opened): lock = opened
-        case .failure(let error): throw RequestError.fileIO(error.code.rawValue, "cannot open the lock file of \(directory.url.path)")
+        case .failure(let error): throw QueueJournal.fileError(error.code.rawValue, "cannot open the lock file of \(directory.url.path)")
         }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
             Glibc.close(lock)
@@ -98,7 +98,7 @@ struct QueueJournal {
             let bytes: Data
             switch directory.contents(of: fileName) {
             case .success(let data): bytes = data ?? Data()
-            case .failure(let error): throw RequestError.fileIO(error.code.rawValue, "cannot read the journal \(directory.url.path)/\(fileName)")
+            case .failure(let error): throw QueueJournal.fileError(error.code.rawValue, "cannot read the journal \(directory.url.path)/\(fileName)")
             }
             var replayed: [Record] = []
             var setAside: URL?
@@ -113,20 +113,20 @@ struct QueueJournal {
                         "the journal \(path) is damaged at \(damage): the queue does not open with a record missing. Repair or remove it, or open with Options.setsAsideDamagedJournal to keep it aside and start empty")
                 }
                 let kept = damagedPrefix + String(Int(Date().timeIntervalSince1970))
-                if let code = directory.rename(fileName, to: kept) { throw RequestError.fileIO(code.rawValue, "cannot set the damaged journal \(path) aside") }
+                if let code = directory.rename(fileName, to: kept) { throw QueueJournal.fileError(code.rawValue, "cannot set the damaged journal \(path) aside") }
                 directory.sync()
                 setAside = directory.url.appendingPathComponent(kept)
             }
             let descriptor: Int32
             switch directory.openFile(fileName, O_WRONLY | O_CREAT | O_APPEND) {
             case .success(let opened): descriptor = opened
-            case .failure(let error): throw RequestError.fileIO(error.code.rawValue, "cannot open the journal \(directory.url.path)/\(fileName)")
+            case .failure(let error): throw QueueJournal.fileError(error.code.rawValue, "cannot open the journal \(directory.url.path)/\(fileName)")
             }
             var status = stat()
             guard fstat(descriptor, &status) == 0 else {
                 let code = errno
                 Glibc.close(descriptor)
-                throw RequestError.fileIO(code, "cannot open the journal \(directory.url.path)/\(fileName)")
+                throw QueueJournal.fileError(code, "cannot open the journal \(directory.url.path)/\(fileName)")
             }
             let journal = QueueJournal(directory: directory, descriptor: descriptor, length: status.st_size, lock: lock)
             return Opened(journal: journal, records: replayed, setAside: setAside)
@@ -149,7 +149,7 @@ struct QueueJournal {
     func pendingFlush() -> PendingFlush {
         let duplicate = dup(descriptor)
         guard duplicate < 0 else { return PendingFlush(descriptor: duplicate, path: url.path) }
-        let failure = fsync(descriptor) == 0 ? nil : RequestError.fileIO(errno, "cannot flush the queue's journal \(url.path)")
+        let failure = fsync(descriptor) == 0 ? nil : QueueJournal.fileError(errno, "cannot flush the queue's journal \(url.path)")
         return PendingFlush(failure: failure)
     }
 
@@ -174,7 +174,7 @@ struct QueueJournal {
         func run(_ sync: (Int32) -> Int32) -> RequestError? {
             guard descriptor >= 0 else { return failure }
             defer { Glibc.close(descriptor) }
-            return sync(descriptor) == 0 ? nil : RequestError.fileIO(errno, "cannot flush the queue's journal \(path)")
+            return sync(descriptor) == 0 ? nil : QueueJournal.fileError(errno, "cannot flush the queue's journal \(path)")
         }
     }
 
@@ -184,13 +184,13 @@ struct QueueJournal {
         let (name, fresh): (String, Int32)
         switch directory.createTemporary(prefix: Self.temporaryPrefix + ".") {
         case .success(let created): (name, fresh) = created
-        case .failure(let error): throw RequestError.fileIO(error.code.rawValue, "cannot write a new journal in \(directory.url.path)")
+        case .failure(let error): throw QueueJournal.fileError(error.code.rawValue, "cannot write a new journal in \(directory.url.path)")
         }
         let written: off_t
         do throws(RequestError) {
             written = try write(records, to: fresh, after: 0, flushing: true)
             if let code = directory.rename(name, to: Self.fileName) {
-                throw RequestError.fileIO(code.rawValue, "cannot replace the journal \(url.path)")
+                throw QueueJournal.fileError(code.rawValue, "cannot replace the journal \(url.path)")
             }
         } catch {
             Glibc.close(fresh)
@@ -216,7 +216,7 @@ struct QueueJournal {
     private func write(_ records: [Record], to descriptor: Int32, after start: off_t, flushing: Bool) throws(RequestError) -> off_t {
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_size == start || ftruncate(descriptor, start) == 0 else {
-            throw RequestError.fileIO(errno, "cannot cut the queue's journal \(url.path) back to its last complete record")
+            throw QueueJournal.fileError(errno, "cannot cut the queue's journal \(url.path) back to its last complete record")
         }
         var data = Data()
         for record in records {
@@ -228,7 +228,7 @@ struct QueueJournal {
         guard failure == nil, !flushing || fsync(descriptor) == 0 else {
             let code = failure ?? errno
             _ = ftruncate(descriptor, start)
-            throw RequestError.fileIO(code, "cannot write the queue's journal \(url.path)")
+            throw QueueJournal.fileError(code, "cannot write the queue's journal \(url.path)")
         }
         return start + off_t(data.count)
     }
@@ -245,5 +245,16 @@ struct QueueJournal {
             rest = rest.dropFirst(written)
         }
         return nil
+    }
+
+    /// A ``RequestError/Code/fileIO`` error saying `what` failed, with the C library's text for the
+    /// `errno` value `code` (`strerror_r`, safe across threads). The queue's own: the tier check
+    /// builds `Clients/Queue` against CurlBridge's public API, which has no such helper.
+    fileprivate static func fileError(_ code: Int32, _ what: String) -> RequestError {
+        var text = [CChar](repeating: 0, count: 256)
+        // For a number it does not know, glibc writes "Unknown error N" and still returns EINVAL.
+        let known = strerror_r(code, &text, text.count) == 0 || text[0] != 0
+        let reason = known ? text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } : "error \(code)"
+        return RequestError(.fileIO, "\(what): \(reason)", underlying: POSIXErrorCode(rawValue: code).map { POSIXError($0) })
     }
 }

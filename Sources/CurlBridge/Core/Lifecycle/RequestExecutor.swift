@@ -80,7 +80,7 @@ final class RequestExecutor {
         if request.redirectPolicy == nil, request.retryPolicy == nil { return shared }
         return RequestStateMachine.Policies(
             redirects: request.redirectPolicy ?? shared.redirects, retries: request.retryPolicy ?? shared.retries,
-            defaultHeaders: shared.defaultHeaders)
+            defaultHeaders: shared.defaultHeaders, readings: shared.readings)
     }
 
     /// The request's number.

@@ -25,7 +25,8 @@ enum SystemError {
     /// a buffer of its caller's where `strerror` may share one between threads.
     static func text(_ code: Int32) -> String {
         var text = [CChar](repeating: 0, count: 256)
-        guard strerror_r(code, &text, text.count) == 0 else { return "error \(code)" }
+        // For a number it does not know, glibc writes "Unknown error N" and still returns EINVAL.
+        guard strerror_r(code, &text, text.count) == 0 || text[0] != 0 else { return "error \(code)" }
         return text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 }

@@ -42,7 +42,9 @@ enum CookieFile {
         let temporary = file.deletingLastPathComponent()
             .appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).tmp")
         let failure = { (what: String) in
-            RequestError(.fileIO, "cookie file \(file.path.debugDescription) cannot be written: \(what) failed: \(SystemError.text(errno))")
+            let code = errno  // before building the message, which may change it
+            return RequestError(
+                .fileIO, "cookie file \(file.path.debugDescription) cannot be written: \(what) failed: \(SystemError.text(code))")
         }
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw failure("open") }
