@@ -22,7 +22,7 @@ public final class CallbackClient: Sendable {
     /// completion handler is one of a burst (see ``send(_:queue:progress:completion:)``). An object
     /// of its own, so that a request's completion holds the count and not the client, whose
     /// transport must be free to shut down when the program lets go of it.
-    private let undelivered = DeliveryCount()
+    let undelivered = DeliveryCount()
 
     /// Creates a client.
     ///
@@ -77,7 +77,7 @@ public final class CallbackClient: Sendable {
 }
 
 /// How many of a ``CallbackClient``'s completions wait for their queue.
-private final class DeliveryCount: Sendable {
+final class DeliveryCount: Sendable {
     let count = Atomic<Int>(0)
 }
 

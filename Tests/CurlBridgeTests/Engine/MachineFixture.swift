@@ -14,9 +14,10 @@ enum MachineFixture {
         readings: RequestStateMachine.Readings = .fixed(date: wallClock, jitter: 0.5)
     ) -> RequestStateMachine.Setup {
         RequestStateMachine.Setup(
-            id: 7, original: request, redirects: RedirectPolicy(), retries: retries, defaultHeaders: HTTPFields(),
+            id: 7, original: request,
+            policies: .init(redirects: RedirectPolicy(), retries: retries, defaultHeaders: HTTPFields(), readings: readings),
             hasAdapters: adapters, hasRetriers: retriers, consumer: consumer, isObserved: observed, startedAt: 0,
-            deadline: deadline, readings: readings)
+            deadline: deadline)
     }
 
     /// The wall clock the machines read, unless a test gives another.

@@ -60,35 +60,6 @@ struct RequestStateMachine {
         var defaultHeaders: HTTPFields { policies.defaultHeaders }
         /// The wall clock and random draws a retry policy's decision reads.
         var readings: Readings { policies.readings }
-
-        /// A setup following `policies`.
-        init(
-            id: UInt64, original: Request, policies: Policies, hasAdapters: Bool, hasRetriers: Bool, consumer: Consumer,
-            isObserved: Bool, startedAt: UInt64, deadline: UInt64?
-        ) {
-            self.id = id
-            self.original = original
-            self.policies = policies
-            self.hasAdapters = hasAdapters
-            self.hasRetriers = hasRetriers
-            self.consumer = consumer
-            self.isObserved = isObserved
-            self.startedAt = startedAt
-            self.deadline = deadline
-        }
-
-        /// A setup following policies of its own.
-        init(
-            id: UInt64, original: Request, redirects: RedirectPolicy, retries: RetryPolicy, defaultHeaders: HTTPFields,
-            hasAdapters: Bool, hasRetriers: Bool, consumer: Consumer, isObserved: Bool, startedAt: UInt64, deadline: UInt64?,
-            readings: Readings = .system
-        ) {
-            self.init(
-                id: id, original: original,
-                policies: Policies(redirects: redirects, retries: retries, defaultHeaders: defaultHeaders, readings: readings),
-                hasAdapters: hasAdapters, hasRetriers: hasRetriers, consumer: consumer, isObserved: isObserved,
-                startedAt: startedAt, deadline: deadline)
-        }
     }
 
     /// The policies a request follows: made once per transport and shared by its requests (one
