@@ -261,7 +261,6 @@ struct CachingEngineTests {
             var refusal: RequestError?
             var wantsHeads: Bool { true }
             var wantsProgress: Bool { false }
-        var collectsBody: Bool { true }
             var collectsBody: Bool { true }
             func transferWillReceiveBody(declaredLength: Int64?, status: Int) -> RequestError? { refusal }
             func transferReceivedHead(_ head: ResponseHead) -> RequestError? {
