@@ -5,26 +5,33 @@ import Testing
 @Suite struct CurlReceiveBufferChoiceTests {
     @Test func collectedBodiesGetAtMost64KiBWhileTheyAreThatSmall() {
         var choice = CurlReceiveBufferChoice(configured: 512 << 10)
-        #expect(choice.size(collectsBody: true) == 64 << 10)
-        #expect(choice.size(collectsBody: false) == 512 << 10)
+        #expect(choice.size(collectsBody: true, inFlight: 0) == 64 << 10)
+        #expect(choice.size(collectsBody: false, inFlight: 0) == 512 << 10)
         choice.collectedBodyEnded(receiving: 64 << 10)
-        #expect(choice.size(collectsBody: true) == 64 << 10)
+        #expect(choice.size(collectsBody: true, inFlight: 0) == 64 << 10)
     }
 
     @Test func aLargerCollectedBodyBringsTheConfiguredSizeBackUntilASmallOne() {
         var choice = CurlReceiveBufferChoice(configured: 512 << 10)
         choice.collectedBodyEnded(receiving: (64 << 10) + 1)
-        #expect(choice.size(collectsBody: true) == 512 << 10)
-        #expect(choice.size(collectsBody: false) == 512 << 10)
+        #expect(choice.size(collectsBody: true, inFlight: 0) == 512 << 10)
+        #expect(choice.size(collectsBody: false, inFlight: 0) == 512 << 10)
         choice.collectedBodyEnded(receiving: 100)
-        #expect(choice.size(collectsBody: true) == 64 << 10)
+        #expect(choice.size(collectsBody: true, inFlight: 0) == 64 << 10)
     }
 
     @Test func aSmallerConfiguredSizeAppliesEverywhere() {
         var choice = CurlReceiveBufferChoice(configured: 16 << 10)
-        #expect(choice.size(collectsBody: true) == 16 << 10)
+        #expect(choice.size(collectsBody: true, inFlight: 0) == 16 << 10)
         choice.collectedBodyEnded(receiving: 1 << 20)
-        #expect(choice.size(collectsBody: true) == 16 << 10)
-        #expect(choice.size(collectsBody: false) == 16 << 10)
+        #expect(choice.size(collectsBody: true, inFlight: 0) == 16 << 10)
+        #expect(choice.size(collectsBody: false, inFlight: 0) == 16 << 10)
+    }
+
+    @Test func beyondSixtyFourInFlightACollectedBodyGetsTheConfiguredSize() {
+        let choice = CurlReceiveBufferChoice(configured: 512 << 10)
+        #expect(choice.size(collectsBody: true, inFlight: 63) == 64 << 10)
+        #expect(choice.size(collectsBody: true, inFlight: 64) == 512 << 10)
+        #expect(choice.size(collectsBody: true, inFlight: 1_000) == 512 << 10)
     }
 }

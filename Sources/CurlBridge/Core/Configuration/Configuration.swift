@@ -45,8 +45,9 @@ public struct Configuration: Sendable {
     ///
     /// This size applies to bodies streamed to a consumer and to downloads to a file. A body
     /// collected in memory (a plain `send`, an upload's response) is read with the smaller of
-    /// this size and 64 KiB while the transport's last collected body was at most 64 KiB, and
-    /// with this size after a larger one: libcurl allocates the buffer afresh for every transfer,
+    /// this size and 64 KiB while the transport's last collected body was at most 64 KiB and
+    /// fewer than 64 transfers are in flight, and with this size otherwise: libcurl allocates
+    /// the buffer afresh for every transfer,
     /// before the body's length is known, and for small bodies a large buffer costs page faults
     /// and CPU without reading faster.
     public var receiveBufferSize: Int

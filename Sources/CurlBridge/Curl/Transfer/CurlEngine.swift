@@ -75,7 +75,7 @@ final class CurlEngine: TransferEngine {
         do {
             transfer = try CurlTransfer(
                 id: id, request: request, receiver: receiver, options: easyOptions, easy: easy,
-                receiveBufferSize: receiveBuffers.size(collectsBody: receiver.collectsBody))
+                receiveBufferSize: receiveBuffers.size(collectsBody: receiver.collectsBody, inFlight: inFlight.own))
         } catch {
             handles.recycle(easy)
             throw error
