@@ -17,7 +17,7 @@ struct bench_args {
     const char *output;   /* "/dev/null" by default */
     const char *workload;
     const char *mode;     /* "easy" or "multi" */
-    long buffer;          /* CURLOPT_BUFFERSIZE, 524288 by default */
+    long buffer;          /* CURLOPT_BUFFERSIZE: 524288 by default, 65536 with --collect */
     int stream;           /* --stream: accepted; libcurl always streams */
     int fsync;            /* --fsync: fsync --output before the clock stops */
     long consume_rate;    /* --consume-rate: bytes per second the body's consumer takes; 0: no limit */

@@ -2,7 +2,8 @@
  *   easy:  one reused easy handle, curl_easy_perform in a sequential loop (--concurrency 1);
  *   multi: --concurrency transfers in flight on one multi handle driven by curl_multi_poll,
  *          each easy handle reused for the next request as soon as it finishes.
- * Bodies are streamed to --output; --buffer sets CURLOPT_BUFFERSIZE (524288 by default).
+ * Bodies are streamed to --output; --buffer sets CURLOPT_BUFFERSIZE (524288 by default, 65536
+ * with --collect: the sizes CurlBridge gives curl for a streamed and for a collected body).
  * --fsync flushes --output before the clock stops; --consume-rate paces the body's consumer;
  * --upload POSTs a file read by a read callback (--upload-buffer: CURLOPT_UPLOAD_BUFFERSIZE).
  * The safe baselines (what a client on libcurl < 8.1 must do, see loops.c):

@@ -261,6 +261,7 @@ struct CachingEngineTests {
             var refusal: RequestError?
             var wantsHeads: Bool { true }
             var wantsProgress: Bool { false }
+            var collectsBody: Bool { true }
             func transferWillReceiveBody(declaredLength: Int64?, status: Int) -> RequestError? { refusal }
             func transferReceivedHead(_ head: ResponseHead) -> RequestError? {
                 statuses.append(head.cacheStatus)
@@ -292,6 +293,7 @@ struct CachingEngineTests {
         init(_ onEnd: @escaping () -> Void) { self.onEnd = onEnd }
         var wantsHeads: Bool { false }
         var wantsProgress: Bool { false }
+        var collectsBody: Bool { true }
         func transferWillReceiveBody(declaredLength: Int64?, status: Int) -> RequestError? { nil }
         func transferReceivedHead(_ head: ResponseHead) -> RequestError? { nil }
         func transferReceivedBody(_ bytes: UnsafeRawBufferPointer) -> BodyChunkVerdict { .accept }
@@ -307,6 +309,7 @@ struct CachingEngineTests {
         private(set) var ends: [String] = []
         var wantsHeads: Bool { true }
         var wantsProgress: Bool { true }
+        var collectsBody: Bool { true }
         func transferWillReceiveBody(declaredLength: Int64?, status: Int) -> RequestError? { nil }
         func transferReceivedHead(_ head: ResponseHead) -> RequestError? { nil }
         func transferReceivedBody(_ bytes: UnsafeRawBufferPointer) -> BodyChunkVerdict { .accept }

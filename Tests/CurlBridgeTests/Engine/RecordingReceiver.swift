@@ -5,6 +5,7 @@ import Foundation
 final class RecordingReceiver: TransferReceiver {
     var wantsHeads = true
     var wantsProgress = false
+    var collectsBody = true
     var refusesBody: RequestError?
     /// The verdict for each body piece offered, first to last; `.accept` once they run out.
     var verdicts: [BodyChunkVerdict] = []

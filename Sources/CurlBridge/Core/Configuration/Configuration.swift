@@ -39,8 +39,17 @@ public struct Configuration: Sendable {
     /// Whether to ask for and transparently decode gzip, deflate, brotli and zstd bodies;
     /// `true` by default.
     public var decodesContentEncoding: Bool
-    /// libcurl's receive buffer per transfer (`CURLOPT_BUFFERSIZE`); 512 KiB by default, which
-    /// more than doubles throughput of large downloads over the 16 KiB curl default.
+    /// libcurl's receive buffer per transfer (`CURLOPT_BUFFERSIZE`), the most curl reads from
+    /// the socket at once; 512 KiB by default, which more than doubles throughput of large
+    /// downloads over the 16 KiB curl default.
+    ///
+    /// This size applies to bodies streamed to a consumer and to downloads to a file. A body
+    /// collected in memory (a plain `send`, an upload's response) is read with the smaller of
+    /// this size and 64 KiB while the transport's last collected body was at most 64 KiB and
+    /// fewer than 64 transfers are in flight, and with this size otherwise: libcurl allocates
+    /// the buffer afresh for every transfer,
+    /// before the body's length is known, and for small bodies a large buffer costs page faults
+    /// and CPU without reading faster.
     public var receiveBufferSize: Int
     /// Where the transport logs; a logger labelled `"CurlBridge"` by default.
     public var logger: Logger

@@ -53,6 +53,10 @@ protocol TransferReceiver: AnyObject {
     var wantsHeads: Bool { get }
     /// Whether progress is wanted.
     var wantsProgress: Bool { get }
+    /// Whether the body is held in memory until the end (a plain send's), rather than streamed
+    /// to a consumer or written to a file: curl may then read it with a smaller receive buffer
+    /// (``Configuration/receiveBufferSize``).
+    var collectsBody: Bool { get }
     /// A final head ended, declaring `declaredLength` body bytes: an error refuses the body now
     /// (one held in memory beyond its cap), before a byte of it is read.
     func transferWillReceiveBody(declaredLength: Int64?, status: Int) -> RequestError?

@@ -10,6 +10,8 @@ extension RequestExecutor: TransferReceiver {
 
     var wantsProgress: Bool { downstream.onProgress != nil }
 
+    var collectsBody: Bool { memory != nil }
+
     func transferWillReceiveBody(declaredLength: Int64?, status: Int) -> RequestError? {
         memory?.refusal(declaredLength: declaredLength, status: status)
     }

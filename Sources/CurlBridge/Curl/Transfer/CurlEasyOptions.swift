@@ -10,7 +10,8 @@ final class CurlEasyOptions {
     let httpVersion: Int
     /// Whether to ask for every content encoding curl can decode.
     let decodesContentEncoding: Bool
-    /// `CURLOPT_BUFFERSIZE`.
+    /// The configured `CURLOPT_BUFFERSIZE`; each transfer gets what the engine's
+    /// ``CurlReceiveBufferChoice`` makes of it.
     let receiveBufferSize: Int
     /// The transport's cookie jar, `nil` when cookies are disabled.
     let cookieShare: CurlCookieShare?
@@ -35,10 +36,13 @@ final class CurlEasyOptions {
     }
 
     /// Applies these options, and the safe defaults every transfer gets, to `easy`; `pinning` is the
-    /// request's own, which replaces the configuration's pins.
+    /// request's own, which replaces the configuration's pins; `receiveBufferSize` is the
+    /// transfer's (see ``CurlReceiveBufferChoice``).
     ///
     /// - Returns: The TLS policy in force for the request's host.
-    func apply(to easy: CurlEasyHandle, url: String, pinning: Pinning?) throws(RequestError) -> CurlTLSOptions.HostPolicy {
+    func apply(
+        to easy: CurlEasyHandle, url: String, pinning: Pinning?, receiveBufferSize: Int
+    ) throws(RequestError) -> CurlTLSOptions.HostPolicy {
         try easy.set(CURLOPT_NOSIGNAL, 1)
         try easy.check(ccurl_easy_allow_http_and_https(easy.raw), "CURLOPT_PROTOCOLS")
         // Redirects are followed above curl (RequestStateMachine), never by curl itself, so curl's

@@ -16,6 +16,8 @@ final class CurlEngine: TransferEngine {
     @exclusivity(unchecked) private var transfers = RequestTable<CurlTransfer>()
     /// Easy handles between transfers; none are kept where reuse is unsafe.
     private let handles: CurlEasyHandlePool
+    /// The receive buffer of each transfer, by what its body goes to and the last collected body's size.
+    @exclusivity(unchecked) private var receiveBuffers: CurlReceiveBufferChoice
     let inFlight = TransferCounter()
     /// The earliest moment an idle timeout could expire, in `MonotonicClock` nanoseconds.
     private var nextIdleCheck: UInt64?
@@ -30,6 +32,7 @@ final class CurlEngine: TransferEngine {
         self.loop = loop
         self.easyOptions = options
         handles = CurlEasyHandlePool(capacity: options.reusesHandles ? Self.idleHandleCapacity : 0)
+        receiveBuffers = CurlReceiveBufferChoice(configured: options.receiveBufferSize)
         loop.engine = self
     }
 
@@ -70,7 +73,9 @@ final class CurlEngine: TransferEngine {
         let easy = try handles.take()
         let transfer: CurlTransfer
         do {
-            transfer = try CurlTransfer(id: id, request: request, receiver: receiver, options: easyOptions, easy: easy)
+            transfer = try CurlTransfer(
+                id: id, request: request, receiver: receiver, options: easyOptions, easy: easy,
+                receiveBufferSize: receiveBuffers.size(collectsBody: receiver.collectsBody, inFlight: inFlight.own))
         } catch {
             handles.recycle(easy)
             throw error
@@ -118,6 +123,9 @@ final class CurlEngine: TransferEngine {
         guard ccurl_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &context) == CURLE_OK, let context else { return }
         let transfer = CurlTransfer.from(context)
         let end = transfer.end(with: result)
+        if transfer.receiver.collectsBody {
+            receiveBuffers.collectedBodyEnded(receiving: transfer.easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T))
+        }
         // A transfer failed on a closing session may be sent again: on a new handle, so a new connection.
         release(transfer, reusingHandle: transfer.leavesHandleReusable && !end.failedOnClosingSession)
         transfer.receiver.transferEnded(end)

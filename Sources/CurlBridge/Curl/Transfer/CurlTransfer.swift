@@ -44,11 +44,12 @@ final class CurlTransfer {
     var ownsBodyStream = false
 
     /// Creates a transfer on `easy` (fresh, or reset by its pool), configured and ready to join a
-    /// multi handle.
+    /// multi handle, with a `receiveBufferSize`-byte receive buffer.
     ///
     /// - Throws: ``RequestError`` if curl refuses an option.
     init(
-        id: UInt64, request: PreparedRequest, receiver: any TransferReceiver, options: CurlEasyOptions, easy: CurlEasyHandle
+        id: UInt64, request: PreparedRequest, receiver: any TransferReceiver, options: CurlEasyOptions, easy: CurlEasyHandle,
+        receiveBufferSize: Int
     ) throws(RequestError) {
         self.id = id
         self.request = request
@@ -57,7 +58,8 @@ final class CurlTransfer {
         state = TransferState(request, now: MonotonicClock.now)
         leavesHandleReusable = !request.headerLines.contains { $0.isCurlHeaderLine(named: "host") }
         bodyReader = try RequestBodyReader(request.body)
-        pinsCertificates = try options.apply(to: easy, url: request.url, pinning: request.pinning).pinsCertificates
+        pinsCertificates = try options.apply(
+            to: easy, url: request.url, pinning: request.pinning, receiveBufferSize: receiveBufferSize).pinsCertificates
         try options.applyCookiesAndProxy(to: easy, request: request)
         try configureRequest(bodyLength: bodyReader.map(\.length))
         // curl's own MIME reader sends multipart bodies, so no callback of ours sees those bytes:

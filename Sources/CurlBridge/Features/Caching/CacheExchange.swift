@@ -31,6 +31,8 @@ final class CacheExchange: TransferReceiver {
 
     var wantsProgress: Bool { downstream.wantsProgress }
 
+    var collectsBody: Bool { downstream.collectsBody }
+
     func transferWillReceiveBody(declaredLength: Int64?, status: Int) -> RequestError? {
         guard state.headArrived(status: status, declaredLength: declaredLength, at: engine.cache.now()) else { return nil }
         return downstream.transferWillReceiveBody(declaredLength: declaredLength, status: status)
