@@ -11,7 +11,7 @@ extension RequestExecutor: TransferReceiver {
     var wantsProgress: Bool { downstream.onProgress != nil }
 
     func transferWillReceiveBody(declaredLength: Int64?, status: Int) -> RequestError? {
-        memory?.refusal(declaredLength: declaredLength, status: status)
+        memory.refusal(declaredLength: declaredLength, status: status)
     }
 
     func transferReceivedHead(_ head: ResponseHead) -> RequestError? {
@@ -32,7 +32,7 @@ extension RequestExecutor: TransferReceiver {
     func transferReceivedBody(_ bytes: UnsafeRawBufferPointer) -> BodyChunkVerdict {
         switch machine.receivedBody(bytes) {
         case .collect:
-            return memory?.write(bytes) ?? .accept
+            return memory.write(bytes)
         case .absorb:
             return .accept
         case .stop(let error):
@@ -74,7 +74,7 @@ extension RequestExecutor: TransferReceiver {
     func transferEnded(_ end: TransferEnd) {
         let forwardsProgress = machine.forwardsProgress
         var result = end.result
-        if case .success(var response) = result, let memory {
+        if memory.isCollecting, case .success(var response) = result {
             response.body = memory.take()
             result = .success(response)
         }
