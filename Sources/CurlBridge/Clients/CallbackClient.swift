@@ -89,7 +89,10 @@ private final class Delivery: @unchecked Sendable {
     private let undelivered: DeliveryCount
     private var result: Result<Response, RequestError>?
 
-    init(_ completion: @escaping @Sendable (Result<Response, RequestError>) -> Void, on queue: DispatchQueue, counting undelivered: DeliveryCount) {
+    init(
+        _ completion: @escaping @Sendable (Result<Response, RequestError>) -> Void, on queue: DispatchQueue,
+        counting undelivered: DeliveryCount
+    ) {
         self.completion = completion
         self.queue = queue
         self.undelivered = undelivered

@@ -55,11 +55,11 @@ final class RequestExecutor {
 
     init(request: Request, id: UInt64, events: TransferEvents, environment: LifecycleEnvironment) {
         downstream = events
-        let adapters = request.interceptors.isEmpty
-            ? environment.adapters : environment.adapters + request.interceptors.filter(\.adaptsRequests)
-        let retriers = request.interceptors.isEmpty
-            ? environment.retriers : request.interceptors.filter(\.decidesRetries) + environment.retriers
-        var observers: [any RequestObserver] = environment.monitors.monitors.isEmpty ? [] : [environment.monitors]
+        let own = request.interceptors  // read once: each read of a request's field is a retain and a release
+        let adapters = own.isEmpty ? environment.adapters : environment.adapters + own.filter(\.adaptsRequests)
+        let retriers = own.isEmpty ? environment.retriers : own.filter(\.decidesRetries) + environment.retriers
+        let hasMonitors = !environment.monitors.monitors.isEmpty
+        var observers: [any RequestObserver] = hasMonitors ? [environment.monitors] : []
         if let log = RequestLog(logger: environment.defaults.logging.logger, options: environment.defaults.logging.options, request: request, id: id) {
             observers.append(log)
         }
@@ -67,7 +67,7 @@ final class RequestExecutor {
         tasks = RequestTasks(
             id: id, environment: environment, adapters: adapters, retriers: retriers,
             interceptors: adapters.isEmpty && retriers.isEmpty ? nil : InterceptorTask())
-        hasMonitors = !environment.monitors.monitors.isEmpty
+        self.hasMonitors = hasMonitors
         let startedAt = MonotonicClock.now
         let total = environment.defaults.timeouts.overridden(by: request.timeouts).total
         let policies = Self.policies(of: request, shared: environment.policies)
