@@ -53,14 +53,8 @@ public final class CallbackClient: Sendable {
         completion: @escaping @Sendable (Result<Response, RequestError>) -> Void
     ) -> CallbackTask {
         let queue = queue ?? completionQueue
-        let undelivered = undelivered
-        var events = TransferEvents { result in
-            undelivered.count.add(1, ordering: .relaxed)
-            queue.async {
-                undelivered.count.subtract(1, ordering: .relaxed)
-                completion(result)
-            }
-        }
+        let delivery = Delivery(completion, on: queue, counting: undelivered)
+        var events = TransferEvents { delivery.deliver($0) }
         events.onProgress = progress.map { ProgressDelivery($0, on: queue).handler }
         // The calling thread starts the transfer itself when the transport is idle, without
         // waiting for anything (see Transport.startSending): a completion handler that sends the
@@ -79,6 +73,45 @@ public final class CallbackClient: Sendable {
 /// How many of a ``CallbackClient``'s completions wait for their queue.
 final class DeliveryCount: Sendable {
     let count = Atomic<Int>(0)
+}
+
+/// One request's completion on its way to the caller's queue: the handler, its queue, the
+/// client's count, and the outcome once the loop has it. The events' completion and the work
+/// queued for the handler each capture this one object, so neither needs a closure context of
+/// its own (one allocation per request, where a closure holding the three and another holding
+/// the outcome made two).
+///
+/// `@unchecked Sendable`: ``result`` is written once, on the loop, before the work is queued, and
+/// read once by that work; the queue orders the two.
+private final class Delivery: @unchecked Sendable {
+    private let completion: @Sendable (Result<Response, RequestError>) -> Void
+    private let queue: DispatchQueue
+    private let undelivered: DeliveryCount
+    private var result: Result<Response, RequestError>?
+
+    init(
+        _ completion: @escaping @Sendable (Result<Response, RequestError>) -> Void, on queue: DispatchQueue,
+        counting undelivered: DeliveryCount
+    ) {
+        self.completion = completion
+        self.queue = queue
+        self.undelivered = undelivered
+    }
+
+    /// The request completed with `result` (on the loop, exactly once): queues the handler.
+    func deliver(_ result: Result<Response, RequestError>) {
+        self.result = result
+        undelivered.count.add(1, ordering: .relaxed)
+        queue.async { self.run() }
+    }
+
+    /// Runs the handler, on its queue.
+    private func run() {
+        undelivered.count.subtract(1, ordering: .relaxed)
+        let result = self.result.unsafelyUnwrapped
+        self.result = nil
+        completion(result)
+    }
 }
 
 /// A request started by a ``CallbackClient``, which can be cancelled from any thread.

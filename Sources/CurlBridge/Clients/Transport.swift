@@ -184,20 +184,19 @@ public final class Transport: Sendable {
         }
         let executor = RequestExecutor(request: request, id: Self.makeRequestID(), events: events, environment: core.environment)
         guard let launch = executor.start() else { return nil }
-        let (tasks, send) = (executor.tasks, launch.send)
-        let handedOver = LoopBound(owning: executor)
-        // The work holds the executor and its first hop only (each capture is a retain and a
-        // release): on the loop, the executor leads to its registry.
+        let tasks = executor.tasks
+        // Handed to the loop: from here on this thread touches the executor only if the loop
+        // refuses the work. The work captures it alone — one reference, so the closure needs no
+        // context of its own — and the executor keeps its first hop and leads to its registry.
+        nonisolated(unsafe) let handedOver = executor
         let handle = submit(core.loop, {
-            if let executor = handedOver.open(), let registry = executor.environment.registry.open() {
-                registry.run(executor, sending: send)
-            }
+            if let registry = handedOver.environment.registry.open() { registry.run(handedOver) }
         }) {
             tasks.launch(launch)
             return TransferHandle(id: tasks.id, registry: tasks.environment.registry)
         }
         // Refused: the loop never ran the work, so the executor is still this thread's.
-        if handle == nil { handedOver.open()?.refuse(Self.shutDownError(request)) }
+        if handle == nil { executor.refuse(Self.shutDownError(request)) }
         return handle
     }
 

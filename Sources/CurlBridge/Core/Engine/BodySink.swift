@@ -5,9 +5,10 @@ import Foundation
 #endif
 import HTTPTypes
 
-/// Where a response body goes, whichever engine receives it: memory under the request's cap
-/// (``MemoryBodySink``, a plain send), a file (``DownloadOperation``), or a stream's bounded
-/// buffer (``ResponseBodyBuffer``). Called on the transport's loop, in order.
+/// Where a response body goes, whichever engine receives it, when a consumer takes it: a file
+/// (``DownloadOperation``) or a stream's bounded buffer (``ResponseBodyBuffer``); a plain send
+/// collects it in memory instead, under the request's cap (``MemoryBody``, inside its executor).
+/// Called on the transport's loop, in order.
 protocol BodySink: AnyObject {
     /// Takes a piece of the body, valid only during the call.
     func write(_ bytes: UnsafeRawBufferPointer) -> BodyChunkVerdict

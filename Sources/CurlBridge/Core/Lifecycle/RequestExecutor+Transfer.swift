@@ -13,7 +13,7 @@ extension RequestExecutor: TransferReceiver {
     var collectsBody: Bool { memory != nil }
 
     func transferWillReceiveBody(declaredLength: Int64?, status: Int) -> RequestError? {
-        memory?.refusal(declaredLength: declaredLength, status: status)
+        memory.refusal(declaredLength: declaredLength, status: status)
     }
 
     func transferReceivedHead(_ head: ResponseHead) -> RequestError? {
@@ -34,7 +34,7 @@ extension RequestExecutor: TransferReceiver {
     func transferReceivedBody(_ bytes: UnsafeRawBufferPointer) -> BodyChunkVerdict {
         switch machine.receivedBody(bytes) {
         case .collect:
-            return memory?.write(bytes) ?? .accept
+            return memory.write(bytes)
         case .absorb:
             return .accept
         case .stop(let error):
@@ -76,7 +76,7 @@ extension RequestExecutor: TransferReceiver {
     func transferEnded(_ end: TransferEnd) {
         let forwardsProgress = machine.forwardsProgress
         var result = end.result
-        if case .success(var response) = result, let memory {
+        if memory.isCollecting, case .success(var response) = result {
             response.body = memory.take()
             result = .success(response)
         }

@@ -14,7 +14,7 @@ import Foundation
 /// through the machine, which routes them (to the consumer, to memory, held, drained).
 ///
 /// Made and started on the caller's thread, then handed to the transport's loop inside the work
-/// that registers it (in a ``LoopBound``); from ``RequestRegistry/run(_:sending:)`` on, touched
+/// that registers it; from ``RequestRegistry/run(_:)`` on, touched
 /// only by the loop — tasks and timers come back through the loop's inbox, by id. What the
 /// caller's thread still runs after the hand-over (the first adapters, the deadline) is in
 /// ``tasks``, which any thread may hold. Not `Sendable`: it crosses threads only in that one
@@ -34,11 +34,15 @@ final class RequestExecutor {
     private let observers: [any RequestObserver]
     /// Whether monitors want heads (the log does not).
     let hasMonitors: Bool
-    /// The running hop's body, when no consumer takes it.
-    var memory: MemoryBodySink?
-    /// The registry holding it, from ``run(in:sending:)`` to its completion (its events then run
-    /// on the loop); `nil` before and after.
+    /// The running hop's body, when no consumer takes it: inside the executor, not an object of
+    /// its own. Changed by every body piece, so, like ``machine``, unchecked at run time.
+    @exclusivity(unchecked) var memory = MemoryBody()
+    /// The registry holding it, from ``run(in:)`` to its completion (its events then run on the
+    /// loop); `nil` before and after.
     private(set) var registry: RequestRegistry?
+    /// The first hop's request, prepared on the caller's thread by ``start()``, until the loop
+    /// hands it to the engine in ``run(in:)``; `nil` when adapters run first.
+    private var firstHop: PreparedRequest?
     /// Actions of events that arrived while actions ran (a transfer that ends as it begins), to
     /// perform after them, in order. Read and written on every action, so, like ``machine``,
     /// unchecked at run time: only the thread that owns the executor (its maker, then the loop)
@@ -51,11 +55,11 @@ final class RequestExecutor {
 
     init(request: Request, id: UInt64, events: TransferEvents, environment: LifecycleEnvironment) {
         downstream = events
-        let adapters = request.interceptors.isEmpty
-            ? environment.adapters : environment.adapters + request.interceptors.filter(\.adaptsRequests)
-        let retriers = request.interceptors.isEmpty
-            ? environment.retriers : request.interceptors.filter(\.decidesRetries) + environment.retriers
-        var observers: [any RequestObserver] = environment.monitors.monitors.isEmpty ? [] : [environment.monitors]
+        let own = request.interceptors  // read once: each read of a request's field is a retain and a release
+        let adapters = own.isEmpty ? environment.adapters : environment.adapters + own.filter(\.adaptsRequests)
+        let retriers = own.isEmpty ? environment.retriers : own.filter(\.decidesRetries) + environment.retriers
+        let hasMonitors = !environment.monitors.monitors.isEmpty
+        var observers: [any RequestObserver] = hasMonitors ? [environment.monitors] : []
         if let log = RequestLog(logger: environment.defaults.logging.logger, options: environment.defaults.logging.options, request: request, id: id) {
             observers.append(log)
         }
@@ -63,7 +67,7 @@ final class RequestExecutor {
         tasks = RequestTasks(
             id: id, environment: environment, adapters: adapters, retriers: retriers,
             interceptors: adapters.isEmpty && retriers.isEmpty ? nil : InterceptorTask())
-        hasMonitors = !environment.monitors.monitors.isEmpty
+        self.hasMonitors = hasMonitors
         let startedAt = MonotonicClock.now
         let total = environment.defaults.timeouts.overridden(by: request.timeouts).total
         let policies = Self.policies(of: request, shared: environment.policies)
@@ -96,10 +100,9 @@ final class RequestExecutor {
 
     // MARK: Starting (on the caller's thread)
 
-    /// What the caller's thread does once the request is handed to the loop.
+    /// What the caller's thread does once the request is handed to the loop (the first hop, if
+    /// prepared, waits in the executor for the loop).
     struct Launch {
-        /// The first hop's request, prepared, for the loop to hand to the engine.
-        var send: PreparedRequest?
         /// The first attempt's adapters, to run in a task made on the caller's thread — so an
         /// async caller's task-local values (a trace context) reach them.
         var adapters: (Request, AttemptContext)?
@@ -115,7 +118,7 @@ final class RequestExecutor {
             switch action {
             case .send(let request, _):
                 guard let prepared = prepare(request) else { return nil }
-                launch.send = prepared
+                firstHop = prepared
             case .runAdapters(let request, let context): launch.adapters = (request, context)
             case .armDeadline(let delay): launch.deadline = delay
             default: perform(action)
@@ -136,10 +139,13 @@ final class RequestExecutor {
 
     // MARK: On the loop
 
-    /// `registry` holds the request now: its first hop goes to the engine.
-    func run(in registry: RequestRegistry, sending prepared: PreparedRequest?) {
+    /// `registry` holds the request now: its first hop, if prepared, goes to the engine.
+    func run(in registry: RequestRegistry) {
         self.registry = registry
-        if let prepared { begin(prepared) }
+        if let prepared = firstHop {
+            firstHop = nil
+            begin(prepared)
+        }
     }
 
     /// The caller cancelled it, or all requests.
@@ -244,7 +250,7 @@ final class RequestExecutor {
     private func prepare(_ request: Request) -> PreparedRequest? {
         switch request.prepared(with: environment.defaults) {
         case .success(let prepared):
-            memory = downstream.body == nil ? MemoryBodySink(for: prepared) : nil
+            if downstream.body == nil { memory.collect(for: prepared) } else { memory.stop() }
             perform(machine.sending(.init(method: prepared.method, url: prepared.url), at: moment))
             return prepared
         case .failure(let problem):

@@ -32,9 +32,9 @@ final class RequestRegistry: RequestLoopDelegate {
     }
 
     /// Holds `executor` and starts its first hop, if prepared.
-    func run(_ executor: RequestExecutor, sending prepared: PreparedRequest?) {
+    func run(_ executor: RequestExecutor) {
         executors[executor.id] = executor
-        executor.run(in: self, sending: prepared)
+        executor.run(in: self)
         if isShuttingDown { executor.shutdown() }
     }
 

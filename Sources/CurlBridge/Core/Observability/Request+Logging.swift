@@ -26,6 +26,12 @@ extension Request {
         logger ?? fallback
     }
 
+    /// The level of ``effectiveLogger(_:)``, read without copying `fallback` (a copy of a logger
+    /// is a retain and a release of each of its references): what every request asks first.
+    func effectiveLogLevel(_ fallback: Logger) -> Logger.Level {
+        logger?.logLevel ?? fallback.logLevel
+    }
+
     /// What its transfer needs to log curl's verbose output, or `nil` — the common case, costing
     /// one level check — when the effective logger is above `trace`.
     ///
@@ -36,8 +42,8 @@ extension Request {
     func transferTrace(
         url: String, headerLines: [String], challenge: ChallengeCredential?, defaults: RequestLogDefaults
     ) -> TransferTrace? {
+        guard effectiveLogLevel(defaults.logger) == .trace else { return nil }
         let logger = effectiveLogger(defaults.logger)
-        guard logger.logLevel == .trace else { return nil }
         let sensitiveNames = sensitiveHeaderNames.map(\.canonicalName)
         let names = LogRedactor(options: defaults.options, sensitiveHeaderNames: sensitiveNames)
         var secrets = defaults.configuredSecrets

@@ -59,8 +59,8 @@ struct RequestLog: Sendable {
     ///   - request: The request as the caller made it (before adapters).
     ///   - id: The request's id.
     init?(logger: Logger, options: LoggingOptions, request: Request, id: UInt64) {
+        guard request.effectiveLogLevel(logger) <= .debug else { return nil }
         let logger = request.effectiveLogger(logger)
-        guard logger.logLevel <= .debug else { return nil }
         self.logger = logger
         redactor = LogRedactor(options: options)
         self.id = .stringConvertible(id)

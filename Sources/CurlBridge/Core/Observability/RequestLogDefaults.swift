@@ -28,6 +28,6 @@ struct RequestLogDefaults: Sendable {
     /// Whether `request`'s effective logger takes ``RequestLog``'s `debug` lines, so that its
     /// attempts are worth following even when nothing else spans them.
     func logsAttempts(of request: Request) -> Bool {
-        request.effectiveLogger(logger).logLevel <= .debug
+        request.effectiveLogLevel(logger) <= .debug
     }
 }
