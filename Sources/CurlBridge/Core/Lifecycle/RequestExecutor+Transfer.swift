@@ -10,7 +10,7 @@ extension RequestExecutor: TransferReceiver {
 
     var wantsProgress: Bool { downstream.onProgress != nil }
 
-    var collectsBody: Bool { memory != nil }
+    var collectsBody: Bool { memory.isCollecting }
 
     func transferWillReceiveBody(declaredLength: Int64?, status: Int) -> RequestError? {
         memory.refusal(declaredLength: declaredLength, status: status)
