@@ -34,11 +34,12 @@ struct CallbackBurstTests {
         let gate = DispatchSemaphore(value: 0)
         completions.async { gate.wait() }
         let handlersRun = Atomic<Int>(0)
+        let waitingBesideTheFirstHandler = Atomic<Int>(-1)
         let (followUp, delivery) = AsyncStream<Result<Response, RequestError>>.makeStream()
         for _ in 0..<2 {
             client.send(.get("echo")) { _ in
                 guard handlersRun.add(1, ordering: .relaxed).oldValue == 0 else { return }
-                #expect(client.undelivered.count.load(ordering: .relaxed) == 1)
+                waitingBesideTheFirstHandler.store(client.undelivered.count.load(ordering: .relaxed), ordering: .relaxed)
                 client.send(.get("echo").logger(logger)) { delivery.yield($0) }
             }
         }
@@ -47,6 +48,7 @@ struct CallbackBurstTests {
         try #require(bothWaiting, "both first completions should wait for the held queue")
 
         let outcome = await followUp.first { _ in true }
+        #expect(waitingBesideTheFirstHandler.load(ordering: .relaxed) == 1)
         #expect(try outcome?.get().status.code == 200)
         let sent = capture.lines.filter { $0.metadata["curlbridge.curl_info"] == "header_out" }
         #expect(!sent.isEmpty, "curl should have logged the follow-up's request head")

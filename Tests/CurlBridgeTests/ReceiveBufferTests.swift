@@ -5,8 +5,8 @@ import Testing
 
 /// Which receive buffer curl reads a body with, observed in curl's own trace: each `data_in`
 /// record is one read from the socket, at most the buffer's size. A body collected in memory is
-/// read 64 KiB at most at a time, whatever the configured ``Configuration/receiveBufferSize``; a
-/// stream and a download keep the configured size.
+/// read 64 KiB at most at a time, whatever the configured ``Configuration/receiveBufferSize``,
+/// until the transport has collected a larger body; a stream and a download keep the configured size.
 @Suite(.hangGuard) struct ReceiveBufferTests {
     /// The largest buffer a collected body is read with.
     static let collectingLimit = 64 << 10
@@ -33,6 +33,22 @@ import Testing
         let reads = Self.reads(capture)
         #expect(reads.reduce(0, +) == 3_000_000)
         #expect(reads.allSatisfy { $0 <= Self.collectingLimit }, "largest read \(reads.max() ?? 0)")
+    }
+
+    @Test(arguments: ClientStyle.allCases)
+    func aLargeCollectedBodyBringsTheConfiguredBufferBackForTheNext(style: ClientStyle) async throws {
+        let capture = LogCapture()
+        let transport = try await Self.tracedTransport(capture)
+        let first = try await style.send(.get("bytes/8000000"), through: transport).get()
+        #expect(first.body.count == 8_000_000)
+        let firstReads = Self.reads(capture)
+        #expect(firstReads.allSatisfy { $0 <= Self.collectingLimit }, "largest read \(firstReads.max() ?? 0)")
+        // The engine saw a collected body larger than 64 KiB: the next one gets the configured size.
+        let second = try await style.send(.get("bytes/8000000"), through: transport).get()
+        expectSameBytes(second.body, TestServer.patternBody(0..<8_000_000))
+        let secondReads = Self.reads(capture).dropFirst(firstReads.count)
+        #expect(secondReads.reduce(0, +) == 8_000_000)
+        #expect(secondReads.contains { $0 > Self.collectingLimit }, "largest read \(secondReads.max() ?? 0)")
     }
 
     @Test(arguments: ClientStyle.allCases)

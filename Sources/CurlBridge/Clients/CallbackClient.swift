@@ -81,8 +81,9 @@ final class DeliveryCount: Sendable {
 /// its own (one allocation per request, where a closure holding the three and another holding
 /// the outcome made two).
 ///
-/// `@unchecked Sendable`: ``result`` is written once, on the loop, before the work is queued, and
-/// read once by that work; the queue orders the two.
+/// `@unchecked Sendable`: ``result`` is written once — on the loop, or on the calling thread when
+/// the request fails before it reaches the loop — before the work is queued, and read once by
+/// that work; the queue orders the two. A request completes exactly once, which `deliver` checks.
 private final class Delivery: @unchecked Sendable {
     private let completion: @Sendable (Result<Response, RequestError>) -> Void
     private let queue: DispatchQueue
@@ -98,8 +99,9 @@ private final class Delivery: @unchecked Sendable {
         self.undelivered = undelivered
     }
 
-    /// The request completed with `result` (on the loop, exactly once): queues the handler.
+    /// The request completed with `result` (exactly once): queues the handler.
     func deliver(_ result: Result<Response, RequestError>) {
+        assert(self.result == nil, "a CallbackClient request completed twice")
         self.result = result
         undelivered.count.add(1, ordering: .relaxed)
         queue.async { self.run() }

@@ -1,11 +1,10 @@
-/// An object confined to a transport's loop — an engine, the registry, a request, the loop's own
-/// state — which any thread may carry and only the loop's one owner may open. What NIO's
+/// An object confined to a transport's loop — an engine, the registry, the loop's own state —
+/// which any thread may carry and only the loop's one owner may open. What NIO's
 /// `NIOLoopBound` is to an event loop. It holds the object one of two ways:
 ///
 /// - `LoopBound(owning: object)`, `LoopBound(owning: object, on: loop)`: strongly. For the loop's
-///   own state, kept in the loop; a request made on its caller's thread and carried to the loop
-///   inside the work that registers it; the registry, which every request, handle, task and timer
-///   of the transport reaches. Two plain references: copying one costs a retain.
+///   own state, kept in the loop; the registry, which every request, handle, task and timer of
+///   the transport reaches. Two plain references: copying one costs a retain.
 /// - `LoopBound(object, on: loop)`: weakly, object and loop, through one small box — work arriving
 ///   after either went away finds nothing. For an engine's tasks, which must not keep it.
 ///
@@ -48,8 +47,7 @@ struct LoopBound<Object: AnyObject>: @unchecked Sendable {
     }
 
     /// The object, if it still exists: only on the loop's owner — inside work the loop runs or in
-    /// its own turn — or by the maker of an owned object before the loop has it (a request the
-    /// loop refused).
+    /// its own turn — or by the maker of an owned object before the loop has it.
     @inline(__always)
     func open() -> Object? {
         ownedObject ?? weakReference?.object

@@ -3,17 +3,17 @@
 /// ``collectingLimit`` while the transport's collected bodies are that small and fewer than
 /// ``smallBuffersInFlight`` transfers are in flight, and the configured size otherwise.
 ///
-/// libcurl 7.88 `malloc`s the buffer for every fresh easy handle, before the request is sent, and
-/// frees it when the transfer ends, so the size must be chosen before the body's length is known:
+/// libcurl 7.88 `malloc`s the buffer for every transfer, before the request is sent, and frees it
+/// when the transfer ends, so the size must be chosen before the body's length is known:
 /// the last collected body stands for the next. Measured on raw libcurl collecting bodies, 64 in
 /// flight (Benchmarks/INSTRUCTIONS.md): for bodies up to 64 KiB, a 64 KiB buffer faults 0.7
 /// pages in per response against 3 to 16 with 512 KiB, and takes 20–50% less CPU; from 128 KiB
 /// up it is the other way round (1 MiB bodies: 257 faults and 1.6 ms of CPU against 171 and
 /// 1.0 ms), as glibc's dynamic `mmap` threshold follows the largest block freed.
 ///
-/// A small buffer comes from the heap, a 512 KiB one from its own mapping, returned to the system
-/// when the transfer ends. With 1,000 transfers in flight, small buffers left the heap fragmented
-/// at a peak 5–10 MiB higher, so beyond ``smallBuffersInFlight`` transfers a collected body gets
+/// Small buffers come from the heap, among the transfers' other blocks. With 1,000 transfers in
+/// flight they left a peak 5–10 MiB higher than 512 KiB ones (which glibc maps apart while they
+/// are above its `mmap` threshold), so beyond ``smallBuffersInFlight`` transfers a collected body gets
 /// the configured size: the heap holds at most that many small buffers.
 ///
 /// Confined to the loop, with the engine that owns it.
