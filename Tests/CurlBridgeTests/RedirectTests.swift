@@ -260,6 +260,17 @@ struct RedirectTests {
         expectSameBytes(outcome.body, resourceBytes(count: 5000, version: 0))
     }
 
+    @Test("A collected body is the final hop's alone: another origin's redirect body never reaches it", arguments: ClientStyle.allCases, [1000, 3 << 20])
+    func collectedBodyIsTheFinalHopsOnly(style: ClientStyle, redirectBodyBytes: Int) async throws {
+        let origins = try await origins()
+        let request = Request.get(origins.a + "/redirect-to").query("url", origins.otherPort + "/bytes/5000")
+            .query("body-bytes", "\(redirectBodyBytes)")
+        let response = try await style.send(request, through: try await transport()).get()
+        #expect(response.status == .ok && response.url == origins.otherPort + "/bytes/5000")
+        #expect(response.redirects.map(\.status.code) == [302])
+        expectSameBytes(response.body, resourceBytes(count: 5000, version: 0))
+    }
+
     @Test("A download follows redirects and records them", arguments: ClientStyle.allCases)
     func download(style: ClientStyle) async throws {
         let origins = try await origins()
