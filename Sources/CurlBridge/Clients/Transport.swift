@@ -127,7 +127,7 @@ public final class Transport: Sendable {
     ///
     /// - Returns: A handle to cancel, pause or resume the transfer, or `nil` if it already completed.
     @discardableResult
-    func start(_ request: Request, events: TransferEvents) -> TransferHandle? {
+    func start(_ request: Request, events: consuming TransferEvents) -> TransferHandle? {
         start(request, events: events) { loop, work, enqueued in
             guard loop.submit(isNewRequest: true, work) else { return nil }
             return enqueued()
@@ -143,7 +143,7 @@ public final class Transport: Sendable {
     ///   completes at once.
     @discardableResult
     func startDriving(
-        _ request: Request, events: TransferEvents, onStart: (TransferHandle) -> Void = { _ in }, until isFinished: () -> Bool
+        _ request: Request, events: consuming TransferEvents, onStart: (TransferHandle) -> Void = { _ in }, until isFinished: () -> Bool
     ) -> TransferHandle? {
         start(request, events: events) { loop, work, enqueued in
             var handle: TransferHandle?
@@ -160,7 +160,7 @@ public final class Transport: Sendable {
     ///
     /// - Parameter onStart: As for ``startDriving(_:events:onStart:until:)``.
     @discardableResult
-    func startSending(_ request: Request, events: TransferEvents, onStart: (TransferHandle) -> Void) -> TransferHandle? {
+    func startSending(_ request: Request, events: consuming TransferEvents, onStart: (TransferHandle) -> Void) -> TransferHandle? {
         startDriving(request, events: events, onStart: onStart, until: { true })
     }
 
@@ -172,7 +172,7 @@ public final class Transport: Sendable {
     /// which launches what the request runs on this thread (its first adapters) and returns the
     /// handle — then returns that handle; `nil` when the loop refused the work.
     private func start(
-        _ request: Request, events: TransferEvents,
+        _ request: Request, events: consuming TransferEvents,
         submit: (CurlMultiLoop, @escaping CurlMultiLoop.Work, () -> TransferHandle) -> TransferHandle?
     ) -> TransferHandle? {
         let core: Core

@@ -49,7 +49,8 @@ struct TransferEnd {
 
 /// Where an engine reports one transfer — curl's callbacks or a stub's answer — on the loop.
 protocol TransferReceiver: AnyObject {
-    /// Whether each final head is wanted as a ``ResponseHead`` (building one costs).
+    /// Whether each final head is wanted as a ``ResponseHead`` (building one costs); read once
+    /// per transfer, when it begins.
     var wantsHeads: Bool { get }
     /// Whether progress is wanted.
     var wantsProgress: Bool { get }

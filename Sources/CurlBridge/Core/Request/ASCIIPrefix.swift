@@ -1,26 +1,24 @@
 extension String {
     /// Whether the text starts with `prefix` — lowercase ASCII, such as `"https:"` or a header
     /// name — with letters compared without regard to case; byte by byte, allocating nothing, for
-    /// checks that run on every request.
-    func hasASCIIPrefixIgnoringCase(_ prefix: String) -> Bool {
-        let contiguous = utf8.withContiguousStorageIfAvailable { bytes in
-            prefix.utf8.withContiguousStorageIfAvailable { expected in
-                ASCIIBytes.hasPrefix(UnsafeRawBufferPointer(bytes), UnsafeRawBufferPointer(expected))
-            }
+    /// checks that run on every request (a literal: no second string's storage to open).
+    func hasASCIIPrefixIgnoringCase(_ prefix: StaticString) -> Bool {
+        let expected = UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        if let result = utf8.withContiguousStorageIfAvailable({ ASCIIBytes.hasPrefix(UnsafeRawBufferPointer($0), expected) }) {
+            return result
         }
-        if let contiguous, let result = contiguous { return result }
         var bytes = utf8.makeIterator()
-        for expected in prefix.utf8 {
-            guard let byte = bytes.next(), ASCIIBytes.matches(byte, expected) else { return false }
+        for wanted in expected {
+            guard let byte = bytes.next(), ASCIIBytes.matches(byte, wanted) else { return false }
         }
         return true
     }
 
     /// Whether this curl header line (`"Name: value"`, or `"Name;"` for an empty value) sets the
     /// header `name`, given in lowercase.
-    func isCurlHeaderLine(named name: String) -> Bool {
+    func isCurlHeaderLine(named name: StaticString) -> Bool {
         guard hasASCIIPrefixIgnoringCase(name) else { return false }
-        let separator = utf8.dropFirst(name.utf8.count).first
+        let separator = utf8.dropFirst(name.utf8CodeUnitCount).first
         return separator == UInt8(ascii: ":") || separator == UInt8(ascii: ";")
     }
 }

@@ -170,19 +170,23 @@ final class CurlEasyHandle {
     }
 
     /// Turns a failed `curl_easy_setopt` into an error naming the option.
+    @inline(__always)
     func check(_ result: CURLcode, _ option: CURLoption) throws(RequestError) {
-        try check(result, "option \(option.rawValue)")
+        // The comparison inline at every option of every request; the error built out of line.
+        guard result == CURLE_OK else { throw Self.rejection(result, of: "option \(option.rawValue)") }
     }
 
     /// Turns a failed curl call into an error naming `what` curl rejected (built only on failure:
     /// this runs for every option of every request).
     func check(_ result: CURLcode, _ what: @autoclosure () -> String) throws(RequestError) {
-        guard result == CURLE_OK else {
-            let text = String(cString: curl_easy_strerror(result))
-            throw RequestError(
-                .transportFailure, "curl rejected \(what()): \(text)",
-                curlCode: Int(result.rawValue), curlMessage: text)
-        }
+        guard result == CURLE_OK else { throw Self.rejection(result, of: what()) }
+    }
+
+    /// The error for a curl call that failed with `result`, naming `what` curl rejected.
+    @inline(never)
+    private static func rejection(_ result: CURLcode, of what: String) -> RequestError {
+        let text = String(cString: curl_easy_strerror(result))
+        return RequestError(.transportFailure, "curl rejected \(what): \(text)", curlCode: Int(result.rawValue), curlMessage: text)
     }
 
     /// Installs `form` as the body through curl's MIME API (`CURLOPT_MIMEPOST`); file parts are

@@ -21,6 +21,8 @@ final class CurlTransfer {
     let request: PreparedRequest
     /// Where it reports.
     let receiver: any TransferReceiver
+    /// The receiver's ``TransferReceiver/wantsHeads``, read once: every header line asks.
+    private let receiverWantsHeads: Bool
     /// The curl handle.
     let easy: CurlEasyHandle
     /// What the transfer has seen and decided. Changed on every header line, body piece and
@@ -54,6 +56,7 @@ final class CurlTransfer {
         self.id = id
         self.request = request
         self.receiver = receiver
+        receiverWantsHeads = receiver.wantsHeads
         self.easy = easy
         state = TransferState(request, now: MonotonicClock.now)
         leavesHandleReusable = !request.headerLines.contains { $0.isCurlHeaderLine(named: "host") }
@@ -125,7 +128,7 @@ final class CurlTransfer {
         case .reject:
             return 0
         }
-        guard state.keep(line, wantsHeads: receiver.wantsHeads) == .headEnded else { return line.count }
+        guard state.keep(line, wantsHeads: receiverWantsHeads) == .headEnded else { return line.count }
         let code = easy.info(long: CURLINFO_RESPONSE_CODE)
         guard code >= 200 else { return line.count }
         let head = ResponseHead(
