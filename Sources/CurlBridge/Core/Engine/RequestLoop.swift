@@ -28,7 +28,8 @@ protocol RequestLoopDelegate: AnyObject {
     var isBusy: Bool { get }
     /// Whether nothing is left to complete: during shutdown, the loop closes once so.
     var isDrained: Bool { get }
-    /// A turn ended: announce the stream chunks the turn gathered, then expire what was due at
+    /// A turn ended: deliver the completions of the requests that completed in it, announce the
+    /// stream chunks the turn gathered, then expire what was due at
     /// `now`, read before the turn took its inbox (so that work submitted earlier, such as a
     /// cancel, came first); returns the next moment to look again, if any.
     func turnDidEnd(now: UInt64) -> UInt64?

@@ -53,8 +53,7 @@ final class RequestExecutor {
     /// it announces then).
     var awaitsTurnEnd = false
 
-    init(request: Request, id: UInt64, events: TransferEvents, environment: LifecycleEnvironment) {
-        downstream = events
+    init(request: Request, id: UInt64, events: consuming TransferEvents, environment: LifecycleEnvironment) {
         let own = request.interceptors  // read once: each read of a request's field is a retain and a release
         let adapters = own.isEmpty ? environment.adapters : environment.adapters + own.filter(\.adaptsRequests)
         let retriers = own.isEmpty ? environment.retriers : own.filter(\.decidesRetries) + environment.retriers
@@ -77,6 +76,7 @@ final class RequestExecutor {
             consumer: .init(takesHead: events.onResponseHead != nil, takesBody: events.body != nil, takesProgress: events.onProgress != nil),
             isObserved: !observers.isEmpty, startedAt: startedAt,
             deadline: total.map { startedAt &+ UInt64(max(0, $0.seconds) * 1e9) }))
+        downstream = events  // its last use: moved, not copied field by field
     }
 
     /// The policies `request` follows: the transport's `shared` ones, unless it brings its own.
@@ -277,9 +277,10 @@ final class RequestExecutor {
             observe(.completed(machine.setup.original, result, attempts: machine.records.count, duration: duration))
         }
         tasks.interceptors?.end()
-        registry?.remove(id)
-        registry = nil
-        downstream.onComplete(result)
+        guard let registry else { return downstream.onComplete(result) }  // on the caller's thread, before the loop held it
+        registry.remove(id)
+        self.registry = nil
+        registry.complete(downstream.onComplete, with: result)
     }
 
     /// Gives a held failure response to the body consumer after all: its head, then its body.
