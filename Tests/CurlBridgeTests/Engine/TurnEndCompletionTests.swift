@@ -1,0 +1,86 @@
+@testable import CurlBridge
+import Testing
+
+/// ``RequestRegistry`` holds the completions of a loop's turn and delivers them together when the
+/// turn ends: each exactly once, in the order the requests completed, none left behind when the
+/// loop rests or closes. Driven here as the loop drives it, on one thread, with an engine that has
+/// nothing in flight.
+@Suite struct TurnEndCompletionTests {
+    /// An engine with nothing in flight, which counts how often the loop's hooks reach it.
+    final class IdleEngine: TransferEngine {
+        let inFlight = TransferCounter()
+        var isBusy: Bool { false }
+        private(set) var expiries = 0
+        func begin(_ request: PreparedRequest, id: UInt64, receiver: any TransferReceiver) {}
+        func stop(_ id: UInt64) -> TransferProgress? { nil }
+        func pauseReceiving(_ id: UInt64) {}
+        func resumeReceiving(_ id: UInt64) {}
+        func resumeSending(_ id: UInt64) {}
+        func expire(at now: UInt64) -> UInt64? {
+            expiries += 1
+            return nil
+        }
+        func failAll(_ error: RequestError) {}
+        func rest(closed: Bool) {}
+    }
+
+    /// What the completion handlers saw, in order, from whichever thread delivered them.
+    final class Deliveries: Sendable {
+        private let seen = PosixLock<[String]>([])
+        var all: [String] { seen.withLock { $0 } }
+        func handler(_ name: String) -> @Sendable (Result<Response, RequestError>) -> Void {
+            { result in
+                let outcome = switch result {
+                case .success(let response): "\(response.status.code)"
+                case .failure(let error): "\(error.code)"
+                }
+                self.seen.withLock { $0.append("\(name) \(outcome)") }
+            }
+        }
+    }
+
+    private let engine = IdleEngine()
+    private let deliveries = Deliveries()
+
+    private static func response(_ status: Int) -> Result<Response, RequestError> {
+        .success(Response(
+            status: .init(code: status), headerFields: [:], body: .init(), url: "http://example.com/", httpVersion: .http1_1,
+            metrics: TransferMetrics(
+                nameLookup: .zero, connect: .zero, tlsHandshake: .zero, preTransfer: .zero, firstByte: .zero, total: .zero,
+                bytesSent: 0, bytesReceived: 0, headerBytes: 0, reusedConnection: false, localPort: 0, remoteAddress: "", remotePort: 0)))
+    }
+
+    @Test func aTurnsCompletionsWaitForItsEndAndArriveInTheOrderTheyCompleted() {
+        let registry = RequestRegistry(engine: engine)
+        registry.complete(deliveries.handler("first"), with: Self.response(200))
+        registry.complete(deliveries.handler("second"), with: .failure(RequestError(.cancelled, "cancelled")))
+        registry.complete(deliveries.handler("third"), with: Self.response(404))
+        #expect(deliveries.all.isEmpty)  // nothing reaches a caller in the middle of a turn
+        _ = registry.turnDidEnd(now: 0)
+        #expect(deliveries.all == ["first 200", "second cancelled", "third 404"])
+        #expect(engine.expiries == 1)
+        _ = registry.turnDidEnd(now: 1)
+        #expect(deliveries.all.count == 3)  // each exactly once: the next turn delivers nothing again
+    }
+
+    @Test func aCompletionAddedWhileTheTurnsAreDeliveredIsDeliveredInTheSameTurn() {
+        // The handler runs on this thread, inside `turnDidEnd`, as a loop's would on the loop.
+        nonisolated(unsafe) let registry = RequestRegistry(engine: engine)
+        let late = deliveries.handler("late")
+        let first = deliveries.handler("first")
+        registry.complete({ result in
+            first(result)
+            registry.complete(late, with: Self.response(204))  // a handler whose work completes another
+        }, with: Self.response(200))
+        _ = registry.turnDidEnd(now: 0)
+        #expect(deliveries.all == ["first 200", "late 204"])
+    }
+
+    @Test(arguments: [false, true])
+    func noCompletionIsLeftBehindWhenTheLoopRestsOrCloses(closes: Bool) {
+        let registry = RequestRegistry(engine: engine)
+        registry.complete(deliveries.handler("only"), with: Self.response(200))
+        if closes { registry.loopDidClose() } else { registry.loopWillRest() }
+        #expect(deliveries.all == ["only 200"])
+    }
+}
