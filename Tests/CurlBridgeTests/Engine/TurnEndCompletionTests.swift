@@ -76,6 +76,20 @@ import Testing
         #expect(deliveries.all == ["first 200", "late 204"])
     }
 
+    @Test func aTurnThatFinishesManyHandsThemOverInBatchesOfTheLargestBatch() {
+        let registry = RequestRegistry(engine: engine)
+        let batch = RequestRegistry.largestBatch
+        for number in 1...batch - 1 { registry.complete(deliveries.handler("\(number)"), with: Self.response(200)) }
+        #expect(deliveries.all.isEmpty)
+        registry.complete(deliveries.handler("\(batch)"), with: Self.response(200))
+        #expect(deliveries.all.count == batch)  // the batch is full: handed over without waiting for the turn's end
+        #expect(deliveries.all.first == "1 200" && deliveries.all.last == "\(batch) 200")
+        registry.complete(deliveries.handler("next"), with: Self.response(200))
+        #expect(deliveries.all.count == batch)
+        _ = registry.turnDidEnd(now: 0)
+        #expect(deliveries.all.count == batch + 1 && deliveries.all.last == "next 200")
+    }
+
     @Test(arguments: [false, true])
     func noCompletionIsLeftBehindWhenTheLoopRestsOrCloses(closes: Bool) {
         let registry = RequestRegistry(engine: engine)

@@ -64,7 +64,13 @@ final class RequestRegistry: RequestLoopDelegate {
     /// request). The request has left the registry; its completion is the last thing it does.
     func complete(_ handler: @escaping @Sendable (Result<Response, RequestError>) -> Void, with result: Result<Response, RequestError>) {
         completions.append((handler, result))
+        // A turn of 1,000 transfers in flight can finish hundreds: their responses are handed over
+        // in batches rather than all held until the end.
+        if completions.count == Self.largestBatch { deliverCompletions() }
     }
+
+    /// The most completions held for the end of a turn.
+    static let largestBatch = 64
 
     /// Runs the completions waiting for the turn's end, in the order the requests completed
     /// (and any a completion handler's own work added meanwhile).
