@@ -19,4 +19,12 @@ struct ASCIIPrefixTests {
         #expect(!"https".hasASCIIPrefixIgnoringCase("https:"))
         #expect(!"https;//".hasASCIIPrefixIgnoringCase("https:"))
     }
+
+    @Test func aOneCharacterPrefixIsAScalarLiteralAndStillMatches() {
+        #expect("X-Custom".hasASCIIPrefixIgnoringCase("x"))
+        #expect(!"Custom".hasASCIIPrefixIgnoringCase("x"))
+        #expect("A: 1".isCurlHeaderLine(named: "a"))
+        let bytes: [UInt8] = Array("Query".utf8)
+        #expect(bytes.withUnsafeBytes { ASCIIBytes.hasPrefix($0, "q") })
+    }
 }

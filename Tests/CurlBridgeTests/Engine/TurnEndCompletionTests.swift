@@ -11,6 +11,8 @@ import Testing
         let inFlight = TransferCounter()
         var isBusy: Bool { false }
         private(set) var expiries = 0
+        /// What expiring does (ends a request, as an idle timeout does).
+        var onExpire: () -> Void = {}
         func begin(_ request: PreparedRequest, id: UInt64, receiver: any TransferReceiver) {}
         func stop(_ id: UInt64) -> TransferProgress? { nil }
         func pauseReceiving(_ id: UInt64) {}
@@ -18,6 +20,7 @@ import Testing
         func resumeSending(_ id: UInt64) {}
         func expire(at now: UInt64) -> UInt64? {
             expiries += 1
+            onExpire()
             return nil
         }
         func failAll(_ error: RequestError) {}
@@ -88,6 +91,34 @@ import Testing
         #expect(deliveries.all.count == batch)
         _ = registry.turnDidEnd(now: 0)
         #expect(deliveries.all.count == batch + 1 && deliveries.all.last == "next 200")
+    }
+
+    @Test func aRequestThatExpiringEndsIsDeliveredInTheSameTurn() {
+        // An idle timeout ends its request inside `turnDidEnd`, after the turn's completions were
+        // delivered: with no turn after it (a blocking caller letting go of an idle loop), it
+        // would wait for one forever.
+        let registry = RequestRegistry(engine: engine)
+        let timedOut = deliveries.handler("timed out")
+        engine.onExpire = { registry.complete(timedOut, with: .failure(RequestError(.idleTimedOut, "idle"))) }
+        registry.complete(deliveries.handler("finished"), with: Self.response(200))
+        _ = registry.turnDidEnd(now: 0)
+        #expect(deliveries.all == ["finished 200", "timed out idleTimedOut"])
+    }
+
+    @Test func aHandlerThatFillsABatchWhileItsOwnIsDeliveredRunsEachCompletionOnce() {
+        nonisolated(unsafe) let registry = RequestRegistry(engine: engine)
+        let batch = RequestRegistry.largestBatch
+        let first = deliveries.handler("first")
+        let others = (1...batch).map { deliveries.handler("\($0)") }
+        registry.complete(deliveries.handler("before"), with: Self.response(200))
+        registry.complete({ result in
+            first(result)
+            // This handler's work completes a batch of other requests while its own is delivered.
+            for other in others { registry.complete(other, with: Self.response(200)) }
+        }, with: Self.response(200))
+        registry.complete(deliveries.handler("after"), with: Self.response(200))
+        _ = registry.turnDidEnd(now: 0)
+        #expect(deliveries.all == ["before 200", "first 200", "after 200"] + (1...batch).map { "\($0) 200" })
     }
 
     @Test(arguments: [false, true])

@@ -26,6 +26,8 @@ final class RequestRegistry: RequestLoopDelegate {
     @exclusivity(unchecked) private var completions: [Completion] = []
     /// The list ``completions`` is swapped with while they are delivered.
     @exclusivity(unchecked) private var delivering: [Completion] = []
+    /// Whether ``deliverCompletions()`` is running.
+    private var isDelivering = false
 
     /// A request's completion and its outcome, waiting for the end of the turn.
     private typealias Completion = (handler: @Sendable (Result<Response, RequestError>) -> Void, result: Result<Response, RequestError>)
@@ -73,8 +75,13 @@ final class RequestRegistry: RequestLoopDelegate {
     static let largestBatch = 64
 
     /// Runs the completions waiting for the turn's end, in the order the requests completed
-    /// (and any a completion handler's own work added meanwhile).
+    /// (and any a completion handler's own work added meanwhile). Never nested: a completion a
+    /// handler adds, even the batch's last, waits for the delivery under way, which takes it
+    /// next; a nested one would swap that delivery's list back and run it twice.
     private func deliverCompletions() {
+        guard !isDelivering else { return }
+        isDelivering = true
+        defer { isDelivering = false }
         while !completions.isEmpty {
             swap(&delivering, &completions)
             for completion in delivering { completion.handler(completion.result) }
@@ -105,7 +112,9 @@ final class RequestRegistry: RequestLoopDelegate {
             for executor in toldAtTurnEnd { executor.turnDidEnd() }
             toldAtTurnEnd.removeAll(keepingCapacity: true)
         }
-        return engine.expire(at: now)
+        let next = engine.expire(at: now)
+        deliverCompletions()  // the requests that expiring ended (an idle timeout): no turn may follow
+        return next
     }
 
     func loopDidFail(_ error: RequestError) {
@@ -119,7 +128,7 @@ final class RequestRegistry: RequestLoopDelegate {
 
     func loopWillRest() {
         engine.rest(closed: false)
-        deliverCompletions()  // none wait between turns; kept so, whatever resting ends
+        deliverCompletions()  // none wait between turns (each ends with all delivered); kept so
     }
 
     func loopDidClose() {

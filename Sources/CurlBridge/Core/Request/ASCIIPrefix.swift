@@ -3,15 +3,17 @@ extension String {
     /// name — with letters compared without regard to case; byte by byte, allocating nothing, for
     /// checks that run on every request (a literal: no second string's storage to open).
     func hasASCIIPrefixIgnoringCase(_ prefix: StaticString) -> Bool {
-        let expected = UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
-        if let result = utf8.withContiguousStorageIfAvailable({ ASCIIBytes.hasPrefix(UnsafeRawBufferPointer($0), expected) }) {
-            return result
+        // `withUTF8Buffer`, not `utf8Start`: a one-character literal is held as a scalar, with no pointer.
+        prefix.withUTF8Buffer { expected in
+            if let result = utf8.withContiguousStorageIfAvailable({ ASCIIBytes.hasPrefix(UnsafeRawBufferPointer($0), UnsafeRawBufferPointer(expected)) }) {
+                return result
+            }
+            var bytes = utf8.makeIterator()
+            for wanted in expected {
+                guard let byte = bytes.next(), ASCIIBytes.matches(byte, wanted) else { return false }
+            }
+            return true
         }
-        var bytes = utf8.makeIterator()
-        for wanted in expected {
-            guard let byte = bytes.next(), ASCIIBytes.matches(byte, wanted) else { return false }
-        }
-        return true
     }
 
     /// Whether this curl header line (`"Name: value"`, or `"Name;"` for an empty value) sets the
@@ -43,7 +45,7 @@ enum ASCIIBytes {
 
     /// Whether `bytes` start with the lowercase ASCII `expected`, letters in either case.
     static func hasPrefix(_ bytes: UnsafeRawBufferPointer, _ expected: StaticString) -> Bool {
-        hasPrefix(bytes, UnsafeRawBufferPointer(start: expected.utf8Start, count: expected.utf8CodeUnitCount))
+        expected.withUTF8Buffer { hasPrefix(bytes, UnsafeRawBufferPointer($0)) }
     }
 
     /// Whether `bytes` are the lowercase ASCII `expected`, letters in either case.
