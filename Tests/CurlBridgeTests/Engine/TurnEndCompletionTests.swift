@@ -46,11 +46,7 @@ import Testing
     private let deliveries = Deliveries()
 
     private static func response(_ status: Int) -> Result<Response, RequestError> {
-        .success(Response(
-            status: .init(code: status), headerFields: [:], body: .init(), url: "http://example.com/", httpVersion: .http1_1,
-            metrics: TransferMetrics(
-                nameLookup: .zero, connect: .zero, tlsHandshake: .zero, preTransfer: .zero, firstByte: .zero, total: .zero,
-                bytesSent: 0, bytesReceived: 0, headerBytes: 0, reusedConnection: false, localPort: 0, remoteAddress: "", remotePort: 0)))
+        .success(MachineFixture.response(status))
     }
 
     @Test func aTurnsCompletionsWaitForItsEndAndArriveInTheOrderTheyCompleted() {

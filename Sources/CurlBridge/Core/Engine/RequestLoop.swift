@@ -29,9 +29,9 @@ protocol RequestLoopDelegate: AnyObject {
     /// Whether nothing is left to complete: during shutdown, the loop closes once so.
     var isDrained: Bool { get }
     /// A turn ended: deliver the completions of the requests that completed in it, announce the
-    /// stream chunks the turn gathered, then expire what was due at
-    /// `now`, read before the turn took its inbox (so that work submitted earlier, such as a
-    /// cancel, came first); returns the next moment to look again, if any.
+    /// stream chunks the turn gathered, then expire what was due at `now`, read before the turn
+    /// took its inbox (so that work submitted earlier, such as a cancel, came first), and deliver
+    /// the completions that expiring made; returns the next moment to look again, if any.
     func turnDidEnd(now: UInt64) -> UInt64?
     /// The loop failed: every transfer in flight fails with `error`.
     func loopDidFail(_ error: RequestError)

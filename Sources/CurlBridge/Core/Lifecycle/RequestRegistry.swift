@@ -140,7 +140,7 @@ final class RequestRegistry: RequestLoopDelegate {
 
     func loopWillRest() {
         engine.rest(closed: false)
-        deliverCompletions()  // none wait between turns (each ends with all delivered); kept so
+        deliverCompletions()  // any that resting made: every turn ends with its own delivered
     }
 
     func loopDidClose() {

@@ -3,11 +3,10 @@ extension String {
     /// name — with letters compared without regard to case; byte by byte, allocating nothing, for
     /// checks that run on every request (a literal: no second string's storage to open).
     func hasASCIIPrefixIgnoringCase(_ prefix: StaticString) -> Bool {
-        // `withUTF8Buffer`, not `utf8Start`: a one-character literal is held as a scalar, with no pointer.
-        prefix.withUTF8Buffer { expected in
-            if let result = utf8.withContiguousStorageIfAvailable({ ASCIIBytes.hasPrefix(UnsafeRawBufferPointer($0), UnsafeRawBufferPointer(expected)) }) {
-                return result
-            }
+        if let result = utf8.withContiguousStorageIfAvailable({ ASCIIBytes.hasPrefix(UnsafeRawBufferPointer($0), prefix) }) {
+            return result
+        }
+        return prefix.withUTF8Buffer { expected in
             var bytes = utf8.makeIterator()
             for wanted in expected {
                 guard let byte = bytes.next(), ASCIIBytes.matches(byte, wanted) else { return false }
@@ -45,6 +44,7 @@ enum ASCIIBytes {
 
     /// Whether `bytes` start with the lowercase ASCII `expected`, letters in either case.
     static func hasPrefix(_ bytes: UnsafeRawBufferPointer, _ expected: StaticString) -> Bool {
+        // `withUTF8Buffer`, not `utf8Start`: a one-character literal is held as a scalar, with no pointer.
         expected.withUTF8Buffer { hasPrefix(bytes, UnsafeRawBufferPointer($0)) }
     }
 
