@@ -191,13 +191,13 @@ main() {
     for name in $WORKLOADS; do
         case $name in
         seq) workload "sequential 100-byte GETs, HTTP/1.1" 1 "http://127.0.0.1:$HTTP_PORT/small" easy "easy-fresh multi-fresh" \
-            blocking async callback ;;
+            blocking async async-executor callback ;;
         h1) workload "100-byte GETs, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/small" multi multi-fresh \
-            async callback ;;
+            async async-executor callback ;;
         h2) workload "100-byte GETs, 64 in flight, HTTP/2 over TLS" 64 "https://127.0.0.1:$HTTPS_PORT/small" multi multi-fresh \
-            async callback ;;
+            async async-executor callback ;;
         64k) workload "64 KiB GETs, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/64k" multi \
-            "multi-fresh multi-fresh-collect" async callback ;;
+            "multi-fresh multi-fresh-collect" async async-executor callback ;;
         cache) workload "64 KiB GETs through a memory cache, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/cached/64k" \
             multi "" async async:cache-miss async:cache-hit ;;
         *) echo "unknown workload $name (seq, h1, h2, 64k, cache)" >&2; exit 2 ;;

@@ -22,7 +22,9 @@ LIBCURL_SAME_REQUESTS=("${LIBCURL_SAME_HEADERS[@]}" --no-ca-path)
 # Labels ending in -download use the client's download-to-a-file verb (--transfer download).
 client_command() {
     case $1 in
-    curlbridge-blocking | curlbridge-async | curlbridge-callback) CMD=("$BIN/bench-curlbridge" --style "${1#curlbridge-}") ;;
+    # -async-executor: the async style with its tasks preferring the transport's executor.
+    curlbridge-blocking | curlbridge-async | curlbridge-async-executor | curlbridge-callback)
+        CMD=("$BIN/bench-curlbridge" --style "${1#curlbridge-}") ;;
     curlbridge-*-download) CMD=("$BIN/bench-curlbridge" --style "$(echo "$1" | cut -d- -f2)" --transfer download) ;;
     libcurl-easy | libcurl-multi) CMD=("$BIN/bench-libcurl" --mode "${1#libcurl-}" "${LIBCURL_SAME_REQUESTS[@]}") ;;
     # The safe baselines on libcurl < 8.1 (a reused handle keeps a dangling header pointer, curl PR
@@ -115,22 +117,22 @@ workload_sequential() {
     WORKLOAD=1-sequential-h1 URL=http://127.0.0.1:$HTTP_PORT/small
     REQUESTS=$(scaled 20000) CONCURRENCY=1 EXTRA=()
     wrk_ceiling 1
-    rounds curlbridge-blocking curlbridge-async curlbridge-callback libcurl-easy libcurl-easy-fresh libcurl-multi-fresh \
-        urlsession-sync ahc
+    rounds curlbridge-blocking curlbridge-async curlbridge-async-executor curlbridge-callback libcurl-easy libcurl-easy-fresh \
+        libcurl-multi-fresh urlsession-sync ahc
 }
 
 workload_concurrent_h1() {
     WORKLOAD=2-64-in-flight-h1 URL=http://127.0.0.1:$HTTP_PORT/small
     REQUESTS=$(scaled 50000) CONCURRENCY=64 EXTRA=()
     wrk_ceiling 64
-    rounds curlbridge-async curlbridge-callback libcurl-multi libcurl-multi-fresh urlsession-async ahc
+    rounds curlbridge-async curlbridge-async-executor curlbridge-callback libcurl-multi libcurl-multi-fresh urlsession-async ahc
 }
 
 workload_concurrent_h2() {
     WORKLOAD=3-64-in-flight-h2-tls URL=https://127.0.0.1:$HTTPS_PORT/small
     REQUESTS=$(scaled 20000) CONCURRENCY=64 EXTRA=()
     wrk_ceiling 64
-    rounds curlbridge-async curlbridge-callback libcurl-multi libcurl-multi-fresh urlsession-async ahc
+    rounds curlbridge-async curlbridge-async-executor curlbridge-callback libcurl-multi libcurl-multi-fresh urlsession-async ahc
 }
 
 # Deletes the downloaded file (and any partial file a failed download left beside it).
@@ -156,14 +158,14 @@ workload_thousand() {
     WORKLOAD=5-1000-in-flight-h1 URL=http://127.0.0.1:$HTTP_PORT/small
     REQUESTS=$(scaled 5000) CONCURRENCY=1000 EXTRA=()
     if [ "$REQUESTS" -lt 1000 ]; then REQUESTS=1000; fi
-    rounds curlbridge-async curlbridge-callback libcurl-multi libcurl-multi-fresh urlsession-async ahc
+    rounds curlbridge-async curlbridge-async-executor curlbridge-callback libcurl-multi libcurl-multi-fresh urlsession-async ahc
 }
 
 workload_64k() {
     WORKLOAD=6-64k-64-in-flight-h1 URL=http://127.0.0.1:$HTTP_PORT/64k
     REQUESTS=$(scaled 10000) CONCURRENCY=64 EXTRA=()
     wrk_ceiling 64
-    rounds curlbridge-async curlbridge-callback libcurl-multi libcurl-multi-fresh libcurl-multi-fresh-collect \
+    rounds curlbridge-async curlbridge-async-executor curlbridge-callback libcurl-multi libcurl-multi-fresh libcurl-multi-fresh-collect \
         urlsession-async ahc
 }
 

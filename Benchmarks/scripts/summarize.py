@@ -340,7 +340,7 @@ def targets(results):
     check("4c streamed to a file (async) vs AHC", over("4c-download-to-file-no-fsync", "curlbridge-async", "ahc", "mb_per_s"), 1.0)
     def check_thousand_in_flight():
         """Issues 23 and 37 share these: 1,000 in flight at 0.95× raw with at most 1.5× its peak RSS."""
-        for style in ("async", "callback"):
+        for style in ("async", "async-executor", "callback"):
             check(f"5 1,000 in flight ({style}) vs libcurl multi", over("5-1000-in-flight-h1", f"curlbridge-{style}", "libcurl-multi"), 0.95)
             check(f"5 1,000 in flight ({style}): peak RSS over libcurl multi's",
                   over("5-1000-in-flight-h1", f"curlbridge-{style}", "libcurl-multi", "peak_rss_mib"), 1.5, higher=False)
@@ -369,14 +369,15 @@ def targets(results):
     def safe_of(workload):
         return safe_baseline(workload, results.get(workload, {}), "rps")
 
+    # async-executor: the async style with its tasks on the transport's executor (`TransportExecutor`), an opt-in.
     safe_label = safe_of("1-sequential-h1")
-    for style in ("blocking", "async"):
+    for style in ("blocking", "async", "async-executor"):
         check(f"1 sequential h1 ({style}) vs safe raw (`{safe_label}`)", over("1-sequential-h1", f"curlbridge-{style}", safe_label), 0.9)
-    for style in ("async", "callback"):
+    for style in ("async", "async-executor", "callback"):
         check(f"2 64 in flight h1 ({style}) vs libcurl multi", over("2-64-in-flight-h1", f"curlbridge-{style}", "libcurl-multi"), 0.9)
     for workload, short in (("3-64-in-flight-h2-tls", "3 HTTP/2 + TLS, 64 in flight"), ("6-64k-64-in-flight-h1", "6 64 KiB, 64 in flight")):
         safe_label = safe_of(workload)
-        for style in ("async", "callback"):
+        for style in ("async", "async-executor", "callback"):
             check(f"{short} ({style}) vs AHC", over(workload, f"curlbridge-{style}", "ahc"), 1.25)
             check(f"{short} ({style}) vs safe raw (`{safe_label}`)", over(workload, f"curlbridge-{style}", safe_label), 0.9)
     check_thousand_in_flight()

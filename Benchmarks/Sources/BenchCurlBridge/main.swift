@@ -2,9 +2,10 @@ import BenchSupport
 import CurlBridge
 
 // CurlBridge's three front ends on one transport configuration:
-//   bench-curlbridge --style blocking|async|callback --url URL --requests N --concurrency C …
+//   bench-curlbridge --style blocking|async|async-executor|callback --url URL --requests N --concurrency C …
 // blocking: C worker threads (never the main thread), each sending one request at a time;
-// async: C child tasks in a task group; callback: C requests started, each completion starting the next.
+// async: C child tasks in a task group; async-executor: the same tasks preferring the transport's
+// executor (they run on its loop, awaiting without thread hand-offs); callback: C requests started, each completion starting the next.
 //
 // What each request is: a GET whose body is collected in memory (the small workloads); with
 // --stream, a GET whose body is streamed chunk by chunk to --output (Streams.swift), or with
@@ -13,7 +14,7 @@ import CurlBridge
 // Blocking and callback transfers run on C worker threads, each waiting for its own.
 // --workload cache-miss or cache-hit puts a memory HTTPCache on the transport (CacheWorkload.swift).
 
-let arguments = BenchArguments.fromCommandLine(choiceFlag: ("--style", ["blocking", "async", "callback"]))
+let arguments = BenchArguments.fromCommandLine(choiceFlag: ("--style", ["blocking", "async", "async-executor", "callback"]))
 let style = arguments.choice ?? "blocking"
 let run = BenchRun(client: "curlbridge-\(style)\(arguments.transfer == .download ? "-download" : "")", arguments: arguments)
 if arguments.transfer == .download, !Downloads.canDownload(to: arguments.output) {
@@ -44,10 +45,10 @@ if let file = arguments.upload {
 }
 
 switch (style, kind) {
-case ("async", _):
+case ("async", _), ("async-executor", _):
     let client = AsyncClient(transport: transport)
     run.measure {
-        AsyncWorkers.block {
+        AsyncWorkers.block(executor: style == "async-executor" ? transport.executor : nil) {
             await AsyncWorkers.run(concurrency: arguments.concurrency, requests: arguments.requests) { index in
                 switch kind {
                 case .stream: await Streams.fetch(request, with: client, run: run)

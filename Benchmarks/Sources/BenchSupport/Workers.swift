@@ -66,10 +66,11 @@ public enum AsyncWorkers {
         }
     }
 
-    /// Runs `operation` in a task and blocks the calling (synchronous) thread until it is done.
-    public static func block(on operation: @escaping @Sendable () async -> Void) {
+    /// Runs `operation` in a task (preferring `executor`, if any; its child tasks inherit the
+    /// preference) and blocks the calling (synchronous) thread until it is done.
+    public static func block(executor: (any TaskExecutor)? = nil, on operation: @escaping @Sendable () async -> Void) {
         let done = DispatchSemaphore(value: 0)
-        Task {
+        Task(executorPreference: executor) {
             await operation()
             done.signal()
         }

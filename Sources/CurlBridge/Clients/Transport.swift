@@ -28,6 +28,9 @@ public final class Transport: Sendable {
     /// A ``CookieStorage/persistent(file:)`` jar has loaded its file by the time the transport
     /// is made.
     public let cookies: CookieJar?
+    /// The transport's loop as a task executor: a task that prefers it awaits responses without a
+    /// thread hand-off (see ``TransportExecutor``).
+    public let executor: TransportExecutor
 
     /// Creates a transport.
     ///
@@ -107,10 +110,12 @@ public final class Transport: Sendable {
                 registry: LoopBound(owning: registry, on: loop), defaults: RequestDefaults(configuration), configuration: configuration)
             core = .success(Core(loop: loop, environment: environment, inFlight: inFlight, reusedHandles: reusedHandles))
             cookies = jar
+            executor = TransportExecutor(loop: loop)
         } catch {
             configuration.logger.error("libcurl could not be initialised: \(error)")
             core = .failure(error)
             cookies = nil
+            executor = TransportExecutor(loop: nil)
         }
         cookies?.loadConfiguredFile()
     }

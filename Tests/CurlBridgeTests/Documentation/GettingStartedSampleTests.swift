@@ -195,6 +195,24 @@ struct GettingStartedAsyncSampleTests {
     }
 }
 
+extension GettingStartedAsyncSampleTests {
+    @Test func awaitOnTheTransportsExecutor() async throws {
+        let configuration = DocumentationServer.configuration(try await Fixture.server())
+        let transport = Transport(configuration: configuration)
+        let client = AsyncClient(transport: transport)
+        let ids = [42, 42, 42]
+
+        let users = try await withTaskExecutorPreference(transport.executor) {
+            var users: [User] = []
+            for id in ids {
+                users.append(try await client.send(.get("users/\(id)")).decode(User.self))
+            }
+            return users
+        }
+        #expect(users == Array(repeating: User(id: 42, name: "CurlBridge"), count: 3))
+    }
+}
+
 @Suite(.hangGuard)
 struct GettingStartedCallbackSampleTests {
     @Test func sendOnAQueueOfYourChoice() async throws {

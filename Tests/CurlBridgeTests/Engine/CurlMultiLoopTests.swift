@@ -101,6 +101,48 @@ import Testing
         await Self.close(loop, delegate)
     }
 
+    /// A delegate whose loop stays busy (so each turn would sleep in `curl_multi_poll`, up to a
+    /// second with no deadline) until told otherwise.
+    final class BusyDelegate: RequestLoopDelegate, Sendable {
+        let busy = PosixLock(true)
+
+        var isBusy: Bool { busy.withLock { $0 } }
+        var isDrained: Bool { !isBusy }
+        func turnDidEnd(now: UInt64) -> UInt64? { nil }
+        func loopDidFail(_ error: RequestError) {}
+        func shutdownDidBegin() {}
+        func loopWillRest() {}
+        func loopDidClose() {}
+    }
+
+    /// Work the owner submits to itself (a task resumed on the transport's executor starting its
+    /// next request) needs no wake-up: the loop runs it without sleeping in `curl_multi_poll`.
+    /// Were that sleep not skipped, each link of this chain would wait in the poll (a quarter of a
+    /// second each, measured by removing the skip: 300 links took 75 s) and the chain would outlast
+    /// the hang guard's two minutes; it runs in order, on the loop's queue. Only the first turn,
+    /// before any link, polls (this delegate is busy from the start).
+    @Test(.hangGuard) func workTheOwnerSubmitsToItselfRunsWithoutWaitingForPoll() async throws {
+        let loop = try CurlMultiLoop(label: "CurlMultiLoopTests", limits: ConnectionLimits())
+        let delegate = BusyDelegate()
+        loop.delegate = delegate
+        let links = 2_000
+        let ran = PosixLock<[Int]>([])
+        let offQueue = PosixLock(0)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            @Sendable func link(_ index: Int) {
+                if DispatchQueue.getSpecific(key: CurlMultiLoop.queueKey) != true { offQueue.withLock { $0 += 1 } }
+                ran.withLock { $0.append(index) }
+                if index == links - 1 { return done.resume() }
+                loop.submit { link(index + 1) }
+            }
+            loop.submit { link(0) }
+        }
+        #expect(ran.withLock { $0 } == Array(0..<links))
+        #expect(offQueue.withLock { $0 } == 0)
+        delegate.busy.withLock { $0 = false }
+        await withCheckedContinuation { (closed: CheckedContinuation<Void, Never>) in loop.shutdown { closed.resume() } }
+    }
+
     /// Shuts `loop` down and waits until it closed.
     static func close(_ loop: CurlMultiLoop, _ delegate: RecordingDelegate) async {
         delegate.drained.withLock { $0 = true }

@@ -5,4 +5,6 @@ import Foundation
 struct GettingStartedAsyncSamples: Sendable {
     let client: AsyncClient
     let destination: URL
+    let transport: Transport
+    let ids: [Int]
 }

@@ -1,5 +1,10 @@
 import Dispatch
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 internal import CCurl
 
 /// The one place that drives curl: a multi handle, the serial queue that normally drives it, and
@@ -12,11 +17,13 @@ internal import CCurl
 /// lets go and no thread is held:
 ///
 ///     turn:
-///         curl_multi_poll         (if busy) sleep until a socket is ready, curl's timer, the
-///                                 delegate's next deadline, or curl_multi_wakeup
+///         curl_multi_poll         (if busy, and the owner submitted itself nothing) sleep until
+///                                 a socket is ready, curl's timer, the delegate's next
+///                                 deadline, or curl_multi_wakeup
 ///         take the inbox          ─┐ under the inbox lock; if nothing is in flight and nothing
 ///         nothing to do? let go   ─┘ came, mark the loop idle (closed, if shutting down) and stop
-///         run the work            closures submitted from any thread, in order
+///         run the work            closures submitted from any thread, in order, then (a few
+///                                 rounds) what that work submitted to the owner
 ///         curl_multi_perform      curl does I/O and calls the transfers' callbacks
 ///         curl_multi_info_read    each finished transfer goes to its engine
 ///         end the turn            the delegate announces the stream chunks the turn gathered,
@@ -34,7 +41,9 @@ internal import CCurl
 /// running loop (`curl_multi_wakeup`, called under the same lock so it can never race the multi's
 /// cleanup) or, when the loop is idle, marks it running and dispatches it. Because "running" is
 /// decided under the lock that guards the inbox, no work is ever stranded. One wake-up serves
-/// every submission queued before the owner takes them.
+/// every submission queued before the owner takes them. Work the owner submits during a turn
+/// (a completion that starts the next request, a task resumed on the ``TransportExecutor``)
+/// needs no wake-up: the owner notes it, and its next turn takes it without polling.
 ///
 /// There is at most one owner: ownership is taken only by flipping `Inbox.isRunning` from false to
 /// true under the lock, and given up only by flipping it back under the lock — the owner's last
@@ -71,6 +80,9 @@ final class CurlMultiLoop: RequestLoop, Sendable {
         /// Whether a `curl_multi_wakeup` was sent since the owner last took the work: one
         /// interrupts the poll for every submission queued meanwhile.
         var isWakeupPending = false
+        /// The thread running turns, from its first taking of the inbox until it lets go or hands
+        /// the loop over (`nil` in between): its own submissions need no wake-up.
+        var owner: pthread_t?
         var state = State.open
         var onClosed: [@Sendable () -> Void] = []
     }
@@ -84,6 +96,9 @@ final class CurlMultiLoop: RequestLoop, Sendable {
         weak var engine: CurlEngine?
         /// The next moment the delegate must look again, in `MonotonicClock` nanoseconds.
         var nextDeadline: UInt64?
+        /// Whether the owner submitted work to itself since it last took the inbox: the next
+        /// turn must not sleep in `curl_multi_poll`, which no wake-up would interrupt.
+        var hasOwnWork = false
         /// An empty list with room, swapped with the inbox's when a turn takes its work, so that
         /// taking the work does not make a new list for the inbox every turn (owner-only: no
         /// run-time exclusivity check).
@@ -189,6 +204,10 @@ final class CurlMultiLoop: RequestLoop, Sendable {
     /// Under the lock: wakes the running owner (`false`), or makes the caller the owner (`true`).
     private func take(_ inbox: inout Inbox) -> Bool {
         if inbox.isRunning {
+            if let owner = inbox.owner, pthread_equal(owner, pthread_self()) != 0 {
+                state.hasOwnWork = true  // this thread is the owner: its next turn takes the work
+                return false
+            }
             if !inbox.isWakeupPending {
                 curl_multi_wakeup(multi)
                 inbox.isWakeupPending = true
@@ -236,6 +255,7 @@ final class CurlMultiLoop: RequestLoop, Sendable {
             guard isFinished() else { continue }
             let isBusy = delegate.isBusy
             let handOver = inbox.withLock { inbox in
+                inbox.owner = nil
                 if !isBusy, inbox.work.isEmpty, inbox.state == .open {
                     inbox.isRunning = false
                     return false
@@ -251,7 +271,7 @@ final class CurlMultiLoop: RequestLoop, Sendable {
     private func turn() -> Bool {
         let state = self.state
         let delegate = state.delegate!
-        if delegate.isBusy {
+        if delegate.isBusy, !state.hasOwnWork {
             let polled = curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(until: state.nextDeadline), nil)
             if polled != CURLM_OK { delegate.loopDidFail(multiError(polled, during: "curl_multi_poll")) }
         }
@@ -259,15 +279,37 @@ final class CurlMultiLoop: RequestLoop, Sendable {
         // (a cancel made before a deadline passed) runs first, however long this turn takes.
         let now = MonotonicClock.now
         guard var work = takeWorkOrStop(delegate, state) else { return false }
-        for item in work { item.run() }
-        work.removeAll(keepingCapacity: true)
-        state.spareWork = work
+        // Work that the work submits to the owner (a task resumed on the transport's executor that
+        // starts its next request) runs in this turn too, before curl is driven: a few rounds, so
+        // that work which keeps submitting work cannot hold curl back.
+        for round in 1...Self.workRounds {
+            for item in work { item.run() }
+            work.removeAll(keepingCapacity: true)
+            state.spareWork = work
+            guard state.hasOwnWork, round < Self.workRounds else { break }
+            work = takeOwnWork(state)
+        }
         var running: Int32 = 0
         let performed = curl_multi_perform(multi, &running)
         if performed != CURLM_OK { delegate.loopDidFail(multiError(performed, during: "curl_multi_perform")) }
         readFinishedTransfers(state)
         state.nextDeadline = delegate.turnDidEnd(now: now)
         return true
+    }
+
+    /// How many times a turn takes the work its own work submitted.
+    private static let workRounds = 4
+
+    /// The work in the inbox, which the owner's own work submitted (and any other thread's that
+    /// came meanwhile), for the inbox's spare list in exchange.
+    private func takeOwnWork(_ state: OwnerState) -> [Item] {
+        inbox.withLock { inbox in
+            state.hasOwnWork = false
+            swap(&inbox.work, &state.spareWork)
+        }
+        var work: [Item] = []
+        swap(&work, &state.spareWork)
+        return work
     }
 
     /// What the owner does after looking at the inbox.
@@ -290,16 +332,22 @@ final class CurlMultiLoop: RequestLoop, Sendable {
         if !isBusy { delegate.loopWillRest() }  // before letting go: the delegate's state is ours until then
         let next: NextStep = inbox.withLock { inbox in
             inbox.isWakeupPending = false
+            state.hasOwnWork = false
             let isShuttingDown = inbox.state == .shuttingDown
             if !inbox.work.isEmpty {
                 swap(&inbox.work, &state.spareWork)
+                inbox.owner = pthread_self()
                 return .drive
             }
-            guard !isBusy, !isShuttingDown || isDrained else { return .drive }
+            guard !isBusy, !isShuttingDown || isDrained else {
+                inbox.owner = pthread_self()
+                return .drive
+            }
             // Requests waiting between attempts hold no thread: their timers or tasks submit work.
             // The last access to owner state is above: once `isRunning` is false, another thread
             // may own the loop.
             inbox.isRunning = false
+            inbox.owner = nil
             guard isShuttingDown else { return .stop }
             // Released under the lock, so a later `shutdown` that sees `.closed` knows curl is gone.
             curl_multi_cleanup(multi)
