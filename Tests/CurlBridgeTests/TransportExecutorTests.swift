@@ -5,9 +5,10 @@ import Testing
 
 /// Tasks that prefer a transport's ``TransportExecutor`` run on its loop, over the real test server:
 /// every request they send completes once, with its body, over HTTP/1.1 and HTTP/2, and the task
-/// resumes on the loop's own queue; many such tasks at once share it; cancelling such a task
-/// cancels its transfer; a blocking call there is refused rather than deadlocking the loop; and once
-/// the transport has shut down, such tasks still run to their end.
+/// resumes on the transport's queue; many such tasks at once share it; cancelling such a task
+/// cancels its transfer; a blocking call there is refused rather than deadlocking the loop; while a
+/// blocking caller drives the loop, jobs still run on the queue, never inside that caller's call;
+/// and once the transport has shut down, such tasks still run to their end.
 @Suite(.hangGuard) struct TransportExecutorTests {
     /// What a task saw after one response.
     struct Sight: Sendable, Equatable {
@@ -80,13 +81,35 @@ import Testing
         let transport = Fixture.transport(try await Fixture.server())
         // Even a client that allows blocking inside tasks: on the loop, it would wait for itself.
         let blocking = BlockingClient(transport: transport, policy: .init(allowsInsideTasks: true))
-        let (error, marked) = await Task(executorPreference: transport.executor) {
-            (sendBlocking(blocking, .get("echo")).failure, TransportExecutor.isRunningJob)
+        let error = await Task(executorPreference: transport.executor) {
+            sendBlocking(blocking, .get("echo")).failure
         }.value
         #expect(error?.code == .blockingRefused)
         #expect(error?.message.contains("deadlock") == true)
-        #expect(marked)
-        #expect(!TransportExecutor.isRunningJob)
+    }
+
+    /// A blocking caller that finds the transport idle drives its loop on its own thread; a job of
+    /// the executor arriving meanwhile runs on the transport's queue, not inside that caller's call.
+    @Test func whileABlockingCallerDrivesTheLoopJobsRunOnTheQueue() async throws {
+        let transport = Fixture.transport(try await Fixture.server())
+        let blocking = BlockingClient(transport: transport)
+        let client = AsyncClient(transport: transport)
+        let driver = PosixLock<pthread_t?>(nil)
+        let blocked = Task { await onWorkerThread { () -> RequestError.Code? in
+            driver.withLock { $0 = pthread_self() }
+            return sendBlocking(blocking, .get("never-respond")).failure?.code
+        } }
+        try #require(await poll(within: .seconds(60), until: { transport.inFlightCount == 1 }), "the blocking request never started")
+        let (onQueue, onDriver, status) = try await Task(executorPreference: transport.executor) {
+            let response = try await client.send(.get("bytes/10"))
+            let here = pthread_self()
+            return (Transport.isOnTransportQueue, driver.withLock { $0.map { pthread_equal($0, here) != 0 } ?? false },
+                    response.status.code)
+        }.value
+        #expect(status == 200)
+        #expect(onQueue && !onDriver)
+        transport.cancelAll()
+        #expect(await blocked.value == .cancelled)
     }
 
     @Test func aTaskOnAShutDownTransportsExecutorRunsToItsEnd() async throws {

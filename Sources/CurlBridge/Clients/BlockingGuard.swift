@@ -55,9 +55,6 @@ enum BlockingGuard {
         if Transport.isOnTransportQueue {
             return "a blocking call on a CurlBridge transport's own queue would deadlock"
         }
-        if TransportExecutor.isRunningJob {
-            return "a blocking call in a task on a CurlBridge transport's executor would deadlock its loop"
-        }
         if !policy.allowsMainThread {
             if isMainThread {
                 return "a blocking call on the main thread would freeze it; call from a worker thread, use AsyncClient or CallbackClient, or allow it with Policy(allowsMainThread: true) in a command-line program"

@@ -28,8 +28,8 @@ public final class Transport: Sendable {
     /// A ``CookieStorage/persistent(file:)`` jar has loaded its file by the time the transport
     /// is made.
     public let cookies: CookieJar?
-    /// The transport's loop as a task executor: a task that prefers it awaits responses without a
-    /// thread hand-off (see ``TransportExecutor``).
+    /// The transport's queue as a task executor: a task that prefers it runs between the loop's
+    /// turns and awaits responses without a thread hand-off (see ``TransportExecutor``).
     public let executor: TransportExecutor
 
     /// Creates a transport.

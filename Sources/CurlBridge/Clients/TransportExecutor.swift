@@ -1,46 +1,47 @@
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
-/// A transport's loop as a task executor: tasks that prefer it run their code on the thread that
-/// drives curl, between the loop's turns, so that awaiting a response costs no thread hand-off.
+/// A transport's loop as a task executor: tasks that prefer it run their code on the transport's
+/// serial queue, between the turns of the loop that drives curl, so that awaiting a response costs
+/// no thread hand-off.
 ///
 /// By default a task that awaits ``AsyncClient/send(_:progress:)`` is resumed on Swift's global
 /// executor: the loop's thread finishes the transfer, then another thread wakes up to run the
-/// task. Two such hand-offs per request are what hold a sequential async caller below raw
-/// libcurl's speed, whatever the client does (`Benchmarks/INSTRUCTIONS.md`). A task that prefers
-/// the transport's executor is resumed on the loop itself, as NIO runs a channel's handlers on its
-/// event loop:
+/// task. Those hand-offs are what hold a sequential async caller below raw libcurl's speed, whatever
+/// the client does (`Benchmarks/INSTRUCTIONS.md`). A task that prefers the transport's executor
+/// is resumed by the loop itself, as NIO runs a channel's handlers on its event loop:
 ///
 /// ```swift
 /// let client = AsyncClient(transport: transport)
-/// try await withTaskExecutorPreference(transport.executor) {
+/// let users = try await withTaskExecutorPreference(transport.executor) {
+///     var users: [User] = []
 ///     for id in ids {
-///         let response = try await client.send(.get("items/\(id)"))
-///         try store(response.body)
+///         users.append(try await client.send(.get("users/\(id)")).decode(User.self))
 ///     }
+///     return users
 /// }
 /// // or: Task(executorPreference: transport.executor) { … }
 /// ```
 ///
-/// Code running there runs on the loop: while it runs, no transfer of the transport moves. Keep it
-/// short, and never wait there for anything the transport must do (a `DispatchSemaphore`, a
-/// ``DownloadQueue/waitForAll()``): that waits for ever. Hand long work to another executor.
-/// Actors keep their own executors; only nonisolated code follows the preference.
+/// While a job runs on the loop, no transfer of the transport moves. Keep the code there short,
+/// never wait there for anything the transport must do (a `DispatchSemaphore`, a synchronous
+/// `DownloadQueue.close()`) — that waits for ever; a ``BlockingClient`` call there is refused —
+/// and hand long or blocking work to another executor. The preference reaches nonisolated async
+/// code and default actors; actors with an executor of their own (`@MainActor`, custom executors)
+/// keep theirs. Child tasks inherit it.
 ///
-/// Jobs run in the order they arrive, after the work submitted before them. Once the transport has
-/// shut down (or if curl could not give it a loop), jobs run on the transport's serial queue, so a
-/// task that prefers this executor always runs to its end.
+/// Jobs run in the order they arrive, after the work submitted to the loop before them, always on
+/// the transport's queue: while a blocking caller drives the loop on its own thread (an idle
+/// transport's blocking `send`), jobs run on the queue beside its turns, never inside that call.
+/// Once the transport has shut down they still run there, so a task that prefers this executor
+/// always runs to its end (a transport that curl could not initialise runs them on a serial queue
+/// of the executor's own).
 ///
-/// Nothing is stored or shared: a job is held only until the loop's next turn runs it.
+/// Nothing is stored or shared: a job is held only until it runs.
 public final class TransportExecutor: TaskExecutor, Sendable {
     /// The loop that runs jobs; `nil` when curl gave the transport none.
     private let loop: CurlMultiLoop?
-    /// Where jobs run when the loop no longer accepts work: the loop's queue, which no turn
-    /// holds any more, or a queue of its own.
+    /// Where jobs run when the loop no longer accepts work: the transport's queue, which no turn
+    /// holds any more, or a queue of the executor's own.
     private let fallback: DispatchQueue
 
     init(loop: CurlMultiLoop?) {
@@ -48,31 +49,11 @@ public final class TransportExecutor: TaskExecutor, Sendable {
         fallback = loop?.queue ?? DispatchQueue(label: "CurlBridge.TransportExecutor")
     }
 
-    /// Runs `job` on the transport's loop, between its turns.
+    /// Runs `job` on the transport's queue, between the loop's turns.
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        let run: @Sendable () -> Void = {
-            // Marked for the blocking guard: the loop's owner may be a blocking caller's thread,
-            // which no queue key names.
-            pthread_setspecific(Self.runningJobKey, UnsafeRawPointer(bitPattern: 1))  // any non-null pointer
-            job.runSynchronously(on: self.asUnownedTaskExecutor())
-            pthread_setspecific(Self.runningJobKey, nil)
-        }
-        if let loop, loop.submit(isNewRequest: false, run) { return }
+        let run: @Sendable () -> Void = { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        if let loop, loop.submitTaskJob(run) { return }
         fallback.async(execute: run)
     }
-
-    /// Whether the calling thread is running a job of a transport's executor, where waiting for a
-    /// transfer would deadlock.
-    static var isRunningJob: Bool {
-        pthread_getspecific(runningJobKey) != nil
-    }
-
-    /// The thread-specific slot that marks a thread running a job.
-    private static let runningJobKey: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "pthread_key_create failed: \(status)")
-        return key
-    }()
 }

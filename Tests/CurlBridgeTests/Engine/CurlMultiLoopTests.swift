@@ -102,13 +102,17 @@ import Testing
     }
 
     /// A delegate whose loop stays busy (so each turn would sleep in `curl_multi_poll`, up to a
-    /// second with no deadline) until told otherwise.
+    /// second with no deadline) until told otherwise; counts the turns.
     final class BusyDelegate: RequestLoopDelegate, Sendable {
         let busy = PosixLock(true)
+        let turns = PosixLock(0)
 
         var isBusy: Bool { busy.withLock { $0 } }
         var isDrained: Bool { !isBusy }
-        func turnDidEnd(now: UInt64) -> UInt64? { nil }
+        func turnDidEnd(now: UInt64) -> UInt64? {
+            turns.withLock { $0 += 1 }
+            return nil
+        }
         func loopDidFail(_ error: RequestError) {}
         func shutdownDidBegin() {}
         func loopWillRest() {}
@@ -116,29 +120,35 @@ import Testing
     }
 
     /// Work the owner submits to itself (a task resumed on the transport's executor starting its
-    /// next request) needs no wake-up: the loop runs it without sleeping in `curl_multi_poll`.
-    /// Were that sleep not skipped, each link of this chain would wait in the poll (a quarter of a
-    /// second each, measured by removing the skip: 300 links took 75 s) and the chain would outlast
-    /// the hang guard's two minutes; it runs in order, on the loop's queue. Only the first turn,
-    /// before any link, polls (this delegate is busy from the start).
-    @Test(.hangGuard) func workTheOwnerSubmitsToItselfRunsWithoutWaitingForPoll() async throws {
+    /// next request) needs no wake-up: work that the turn's work submits runs in the same turn, up
+    /// to four rounds. A chain of 2,000 links, each submitting the next, takes 500 turns; with a
+    /// wake-up and a turn for each submission it took 2,000. Were the poll not skipped either,
+    /// each turn would sleep in it (300 links took 75 s with the skip removed) and the chain would
+    /// outlast the hang guard. The links run in order, on the loop's queue.
+    @Test(.hangGuard) func workTheOwnerSubmitsToItselfRunsInTheSameTurnWithoutAWakeUp() async throws {
         let loop = try CurlMultiLoop(label: "CurlMultiLoopTests", limits: ConnectionLimits())
         let delegate = BusyDelegate()
         loop.delegate = delegate
         let links = 2_000
         let ran = PosixLock<[Int]>([])
         let offQueue = PosixLock(0)
+        let turnsAtEnd = PosixLock(0)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             @Sendable func link(_ index: Int) {
                 if DispatchQueue.getSpecific(key: CurlMultiLoop.queueKey) != true { offQueue.withLock { $0 += 1 } }
                 ran.withLock { $0.append(index) }
-                if index == links - 1 { return done.resume() }
+                if index == links - 1 {
+                    turnsAtEnd.withLock { $0 = delegate.turns.withLock { $0 } }
+                    return done.resume()
+                }
                 loop.submit { link(index + 1) }
             }
             loop.submit { link(0) }
         }
         #expect(ran.withLock { $0 } == Array(0..<links))
         #expect(offQueue.withLock { $0 } == 0)
+        // The last link runs in the 500th turn, which has not ended yet: 499 ended before it.
+        #expect(turnsAtEnd.withLock { $0 } == links / 4 - 1)
         delegate.busy.withLock { $0 = false }
         await withCheckedContinuation { (closed: CheckedContinuation<Void, Never>) in loop.shutdown { closed.resume() } }
     }

@@ -71,6 +71,9 @@ final class CurlMultiLoop: RequestLoop, Sendable {
     /// which allocates a context for every submission.
     private struct Item {
         let run: Work
+        /// Whether it is a task's job (``TransportExecutor``): run by the queue only, never on a
+        /// blocking caller's thread.
+        var isTaskJob = false
     }
 
     /// What other threads share with the loop.
@@ -169,7 +172,18 @@ final class CurlMultiLoop: RequestLoop, Sendable {
     /// - Returns: `false` when the loop no longer accepts it.
     @discardableResult
     func submit(isNewRequest: Bool, _ work: @escaping Work) -> Bool {
-        guard let owns = enqueue(work, isNewRequest: isNewRequest) else { return false }
+        guard let owns = enqueue(Item(run: work), isNewRequest: isNewRequest) else { return false }
+        if owns { queue.async { self.run() } }
+        return true
+    }
+
+    /// Hands a task's job (``TransportExecutor``) to the loop: run with the turn's other work when
+    /// the queue owns the loop, and on the queue beside the turns while a blocking caller drives
+    /// it (user code never runs inside another caller's blocking call).
+    ///
+    /// - Returns: `false` when the loop no longer accepts work (it has closed).
+    func submitTaskJob(_ job: @escaping Work) -> Bool {
+        guard let owns = enqueue(Item(run: job, isTaskJob: true), isNewRequest: false) else { return false }
         if owns { queue.async { self.run() } }
         return true
     }
@@ -181,22 +195,22 @@ final class CurlMultiLoop: RequestLoop, Sendable {
     ///   work it submits (a cancel) follows.
     /// - Returns: `false` when the loop no longer accepts new requests.
     func submitAndDrive(_ work: @escaping Work, enqueued: () -> Void, until isFinished: () -> Bool) -> Bool {
-        guard let owns = enqueue(work, isNewRequest: true) else { return false }
+        guard let owns = enqueue(Item(run: work), isNewRequest: true) else { return false }
         enqueued()
         if owns { drive(until: isFinished) }
         return true
     }
 
-    /// Appends `work` to the inbox and says who will run it: `nil` if refused, `false` if the
+    /// Appends `item` to the inbox and says who will run it: `nil` if refused, `false` if the
     /// loop's current owner (woken up now), `true` if the caller, who has just taken ownership.
-    private func enqueue(_ work: @escaping Work, isNewRequest: Bool) -> Bool? {
+    private func enqueue(_ item: Item, isNewRequest: Bool) -> Bool? {
         inbox.withLock { inbox in
             switch inbox.state {
             case .closed: return nil
             case .shuttingDown where isNewRequest: return nil
             default: break
             }
-            inbox.work.append(Item(run: work))
+            inbox.work.append(item)
             return take(&inbox)
         }
     }
@@ -245,13 +259,13 @@ final class CurlMultiLoop: RequestLoop, Sendable {
 
     /// The queue's way of owning the loop: turns until it stops.
     private func run() {
-        while turn() {}
+        while turn(onQueue: true) {}
     }
 
     /// A caller's way of owning the loop: turns until `isFinished()`, then lets go — or, when
     /// other work remains, hands the loop to the queue.
     private func drive(until isFinished: () -> Bool) {
-        while turn() {
+        while turn(onQueue: false) {
             guard isFinished() else { continue }
             let isBusy = delegate.isBusy
             let handOver = inbox.withLock { inbox in
@@ -268,7 +282,9 @@ final class CurlMultiLoop: RequestLoop, Sendable {
     }
 
     /// One turn of the loop (see the type's comment); `false` once the loop has stopped.
-    private func turn() -> Bool {
+    ///
+    /// - Parameter onQueue: Whether the queue owns the loop (rather than a blocking caller's thread).
+    private func turn(onQueue: Bool) -> Bool {
         let state = self.state
         let delegate = state.delegate!
         if delegate.isBusy, !state.hasOwnWork {
@@ -283,9 +299,15 @@ final class CurlMultiLoop: RequestLoop, Sendable {
         // starts its next request) runs in this turn too, before curl is driven: a few rounds, so
         // that work which keeps submitting work cannot hold curl back.
         for round in 1...Self.workRounds {
-            for item in work { item.run() }
+            for item in work {
+                if item.isTaskJob, !onQueue {
+                    queue.async(execute: item.run)
+                } else {
+                    item.run()
+                }
+            }
             work.removeAll(keepingCapacity: true)
-            state.spareWork = work
+            swap(&work, &state.spareWork)  // the emptied list becomes the spare, shared with no one
             guard state.hasOwnWork, round < Self.workRounds else { break }
             work = takeOwnWork(state)
         }

@@ -81,7 +81,8 @@ struct CacheExchangeState {
         case pauseBeneath, resumeBeneath, stopBeneath
         /// A stop answered without anything beneath: the progress made.
         case stopped(TransferProgress?)
-        /// Play on the loop's next turn, as a transfer's events come.
+        /// Play as work submitted to the loop (later in this turn or in the next, never inside the
+        /// current call), as a transfer's events come.
         case schedulePlay
         /// Play now: the receiver resumed.
         case playNow
