@@ -67,42 +67,56 @@ struct ResponseHeadGuardDifferentialTests {
     }
 
     /// Every byte value at every offset of each line of each head (the lines before it fed as they are).
+    ///
+    /// Both tests here run for tens of seconds of CPU (a debug build on a loaded machine): on a
+    /// thread of their own, so that they never hold one of Swift's cooperative threads (two on
+    /// this machine) from the async tests that run beside them (InterleavingTests gives each
+    /// schedule 20 s; with both of these on the pool, its async schedules could not start).
     @Test("every one-byte change of every line of the typical heads gets the reference's verdict")
-    func everyByteAtEveryOffset() {
-        var verdicts: [String: Int] = [:]
-        for head in Self.heads {
-            let lines = head.map { Array($0.utf8) }
-            for (lineIndex, line) in lines.enumerated() {
-                for offset in line.indices {
-                    for byte in UInt8.min...UInt8.max where byte != line[offset] {
-                        var changed = lines
-                        changed[lineIndex][offset] = byte
-                        if let difference = Self.difference(changed, limit: 256 << 10, verdicts: &verdicts) {
-                            Issue.record("\(byte) at \(offset) of \(String(decoding: line, as: UTF8.self).debugDescription): \(difference)")
-                            return
+    func everyByteAtEveryOffset() async {
+        let problem = await onWorkerThread { () -> String? in
+            var verdicts: [String: Int] = [:]
+            for head in Self.heads {
+                let lines = head.map { Array($0.utf8) }
+                for (lineIndex, line) in lines.enumerated() {
+                    for offset in line.indices {
+                        for byte in UInt8.min...UInt8.max where byte != line[offset] {
+                            var changed = lines
+                            changed[lineIndex][offset] = byte
+                            if let difference = Self.difference(changed, limit: 256 << 10, verdicts: &verdicts) {
+                                return "\(byte) at \(offset) of \(String(decoding: line, as: UTF8.self).debugDescription): \(difference)"
+                            }
                         }
                     }
                 }
             }
+            return nil
         }
+        if let problem { Issue.record("\(problem)") }
     }
 
     /// Heads changed several times over (bytes replaced, inserted, deleted; digits changed; lines
     /// cut, dropped, repeated, folded or given a bare LF), some with caps small enough to be
     /// reached; a fixed seed.
     @Test("heads mutated from a fixed seed get the reference's verdicts, state and recorded fields")
-    func mutatedHeads() {
-        var random = SeededGenerator(seed: 0x3737)
-        var verdicts: [String: Int] = [:]
-        for round in 0..<20_000 {
-            var lines = Self.heads.randomElement(using: &random)!.map { Array($0.utf8) }
-            for _ in 0..<Int.random(in: 1...4, using: &random) { Self.mutate(&lines, using: &random) }
-            let limit = [256 << 10, 256 << 10, 256 << 10, 60, 200].randomElement(using: &random)!
-            if let difference = Self.difference(lines, limit: limit, verdicts: &verdicts) {
-                let shown = lines.map { String(decoding: $0, as: UTF8.self).debugDescription }
-                Issue.record("round \(round), limit \(limit), \(shown): \(difference)")
-                return
+    func mutatedHeads() async {
+        let (problem, verdicts) = await onWorkerThread { () -> (String?, [String: Int]) in
+            var random = SeededGenerator(seed: 0x3737)
+            var verdicts: [String: Int] = [:]
+            for round in 0..<20_000 {
+                var lines = Self.heads.randomElement(using: &random)!.map { Array($0.utf8) }
+                for _ in 0..<Int.random(in: 1...4, using: &random) { Self.mutate(&lines, using: &random) }
+                let limit = [256 << 10, 256 << 10, 256 << 10, 60, 200].randomElement(using: &random)!
+                if let difference = Self.difference(lines, limit: limit, verdicts: &verdicts) {
+                    let shown = lines.map { String(decoding: $0, as: UTF8.self).debugDescription }
+                    return ("round \(round), limit \(limit), \(shown): \(difference)", verdicts)
+                }
             }
+            return (nil, verdicts)
+        }
+        if let problem {
+            Issue.record("\(problem)")
+            return
         }
         // Every rule was reached, each many times: the mutations are not all refused alike.
         #expect(verdicts.count == 12, "\(verdicts)")
