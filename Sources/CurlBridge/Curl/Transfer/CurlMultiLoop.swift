@@ -42,8 +42,9 @@ internal import CCurl
 /// cleanup) or, when the loop is idle, marks it running and dispatches it. Because "running" is
 /// decided under the lock that guards the inbox, no work is ever stranded. One wake-up serves
 /// every submission queued before the owner takes them. Work the owner submits during a turn
-/// (a completion that starts the next request, a task resumed on the ``TransportExecutor``)
-/// needs no wake-up: the owner notes it, and its next turn takes it without polling.
+/// (a task resumed on the ``TransportExecutor`` starting its next request, a cache play) needs
+/// no wake-up: the owner notes it, and takes it in the same turn when the turn's work submitted
+/// it, otherwise in the next turn, which does not poll.
 ///
 /// There is at most one owner: ownership is taken only by flipping `Inbox.isRunning` from false to
 /// true under the lock, and given up only by flipping it back under the lock — the owner's last
@@ -172,9 +173,7 @@ final class CurlMultiLoop: RequestLoop, Sendable {
     /// - Returns: `false` when the loop no longer accepts it.
     @discardableResult
     func submit(isNewRequest: Bool, _ work: @escaping Work) -> Bool {
-        guard let owns = enqueue(Item(run: work), isNewRequest: isNewRequest) else { return false }
-        if owns { queue.async { self.run() } }
-        return true
+        submit(Item(run: work), isNewRequest: isNewRequest)
     }
 
     /// Hands a task's job (``TransportExecutor``) to the loop: run with the turn's other work when
@@ -183,7 +182,13 @@ final class CurlMultiLoop: RequestLoop, Sendable {
     ///
     /// - Returns: `false` when the loop no longer accepts work (it has closed).
     func submitTaskJob(_ job: @escaping Work) -> Bool {
-        guard let owns = enqueue(Item(run: job, isTaskJob: true), isNewRequest: false) else { return false }
+        submit(Item(run: job, isTaskJob: true), isNewRequest: false)
+    }
+
+    /// Hands `item` to the loop's owner, dispatching the queue when the caller took ownership;
+    /// `false` when the loop no longer accepts it.
+    private func submit(_ item: Item, isNewRequest: Bool) -> Bool {
+        guard let owns = enqueue(item, isNewRequest: isNewRequest) else { return false }
         if owns { queue.async { self.run() } }
         return true
     }
@@ -355,16 +360,13 @@ final class CurlMultiLoop: RequestLoop, Sendable {
         let next: NextStep = inbox.withLock { inbox in
             inbox.isWakeupPending = false
             state.hasOwnWork = false
+            inbox.owner = pthread_self()  // cleared below if this thread lets go
             let isShuttingDown = inbox.state == .shuttingDown
             if !inbox.work.isEmpty {
                 swap(&inbox.work, &state.spareWork)
-                inbox.owner = pthread_self()
                 return .drive
             }
-            guard !isBusy, !isShuttingDown || isDrained else {
-                inbox.owner = pthread_self()
-                return .drive
-            }
+            guard !isBusy, !isShuttingDown || isDrained else { return .drive }
             // Requests waiting between attempts hold no thread: their timers or tasks submit work.
             // The last access to owner state is above: once `isRunning` is false, another thread
             // may own the loop.
