@@ -161,7 +161,7 @@ public final class BlockingClient: Sendable {
                 return state.sleeper
             }
             if let sleeper, let deadline, sleeper.wait(timeout: deadline) == .timedOut { return nil }
-            return state.withLock { $0.result }
+            return state.withLock { $0.result.take() }  // moved out: the one caller reads it once
         }
     }
 }

@@ -68,5 +68,5 @@ protocol TransferReceiver: AnyObject {
     /// Bytes moved so far (when ``wantsProgress``), at most every ``TransferProgress/minimumInterval``.
     func transferProgressed(_ progress: TransferProgress)
     /// The transfer ended; called once, and nothing after it.
-    func transferEnded(_ end: TransferEnd)
+    func transferEnded(_ end: consuming TransferEnd)
 }

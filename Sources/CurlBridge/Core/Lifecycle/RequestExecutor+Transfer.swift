@@ -73,17 +73,25 @@ extension RequestExecutor: TransferReceiver {
         if machine.forwardsProgress { downstream.onProgress?(progress) }
     }
 
-    func transferEnded(_ end: TransferEnd) {
+    func transferEnded(_ end: consuming TransferEnd) {
         let forwardsProgress = machine.forwardsProgress
+        let closingSession = end.failedOnClosingSession
+        let finalProgress = end.finalProgress
         var result = end.result
-        if memory.isCollecting, case .success(var response) = result {
-            response.body = memory.take()
-            result = .success(response)
+        if memory.isCollecting {
+            // Moved in and out of the enum, so the response is not copied to take its body.
+            switch consume result {
+            case .success(var response):
+                response.body = memory.take()
+                result = .success(response)
+            case let failure:
+                result = failure
+            }
         }
-        let actions = machine.transferEnded(result, closingSession: end.failedOnClosingSession, at: moment)
+        let actions = machine.transferEnded(result, closingSession: closingSession, at: moment)
         // A hop sent again after its session closed is the same transfer to the consumer.
         let isResent = actions.contains { if case .send(_, .resend) = $0 { true } else { false } }
-        if !isResent, forwardsProgress, let progress = end.finalProgress { downstream.onProgress?(progress) }
+        if !isResent, forwardsProgress, let progress = finalProgress { downstream.onProgress?(progress) }
         perform(actions)
     }
 }

@@ -157,11 +157,12 @@ extension RequestStateMachine {
     /// The running hop's transfer ended. `closingSession`: curl failed it only because its HTTP/2
     /// session was closing, before any byte of a response: it goes once more if ``ResendRule``
     /// allows, else it fails as the lost connection it is, whatever curl called it.
-    mutating func transferEnded(_ result: Result<Response, RequestError>, closingSession: Bool = false, at moment: Moment) -> Actions {
+    mutating func transferEnded(_ result: consuming Result<Response, RequestError>, closingSession: Bool = false, at moment: Moment) -> Actions {
         guard case .running(let hop) = state else { return Actions() }
         // The one place a transfer's failure is attributed: to the hop it sent.
         let target = hop.target ?? Target(method: hop.request.method, url: hop.request.url)
-        var result = result.mapError { $0.attributed(to: target.method, url: target.url) }
+        var result = result
+        if case .failure(let error) = result { result = .failure(error.attributed(to: target.method, url: target.url)) }
         if closingSession, case .open = hop.phase, case .failure(let error) = result {
             let occasion = ResendRule.Occasion.closingSession(responseStarted: false, alreadyResent: hop.resentOnClosingSession)
             guard let denial = ResendRule.denial(occasion, ResendRule.Facts(hop.request)) else {

@@ -15,7 +15,7 @@ extension RequestStateMachine {
     }
 
     /// The running attempt ended, its redirects followed: succeed, or decide whether to try again.
-    mutating func attemptEnded(_ result: Result<Response, RequestError>, at moment: Moment) -> Actions {
+    mutating func attemptEnded(_ result: consuming Result<Response, RequestError>, at moment: Moment) -> Actions {
         guard case .running(let hop) = state else { return Actions() }
         var held: HeldResponse?
         if case .holding(let response) = hop.phase { held = response }

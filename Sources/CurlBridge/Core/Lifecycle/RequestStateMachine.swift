@@ -423,10 +423,10 @@ struct RequestStateMachine {
 
     /// Reports `result`, exactly once: with the running attempt's hops and every attempt's
     /// record, and a held failure response for the consumer first.
-    mutating func finish(_ result: Result<Response, RequestError>, release held: HeldResponse? = nil, at moment: Moment) -> Actions {
+    mutating func finish(_ result: consuming Result<Response, RequestError>, release held: HeldResponse? = nil, at moment: Moment) -> Actions {
         state = .finished
         let duration = Duration.nanoseconds(Int64(moment.now &- setup.startedAt))
-        switch result {
+        switch consume result {
         case .success(var response):
             if !hops.isEmpty {
                 response.redirects = hops

@@ -57,7 +57,7 @@ final class CacheExchange: TransferReceiver {
         if !state.hidesResponse { downstream.transferProgressed(progress) }
     }
 
-    func transferEnded(_ end: TransferEnd) {
+    func transferEnded(_ end: consuming TransferEnd) {
         engine.exchangeEnded(self, end)
     }
 }
