@@ -164,11 +164,8 @@ for label, count in rows:
 PY
 }
 
-main() {
-    install_missing
-    PREFIX=$(mktemp -d /tmp/curlbridge-instructions.XXXXXX)
-    trap cleanup EXIT
-    trap 'exit 130' INT TERM
+# prepare_binaries: builds the benchmark clients (release) and sets BIN to copies valgrind can read.
+prepare_binaries() {
     echo "building (release)…" >&2
     swift build -c release --package-path "$HERE" --product bench-curlbridge >"$PREFIX/build.log" 2>&1 &&
         swift build -c release --package-path "$HERE" --product bench-libcurl >>"$PREFIX/build.log" 2>&1 &&
@@ -182,6 +179,14 @@ main() {
     mkdir -p "$BIN"
     cp "$built/bench-curlbridge" "$built/bench-libcurl" "$built/bench-upload-sink" "$BIN/"
     strip --strip-debug "$BIN"/bench-*
+}
+
+main() {
+    install_missing
+    PREFIX=$(mktemp -d /tmp/curlbridge-instructions.XXXXXX)
+    trap cleanup EXIT
+    trap 'exit 130' INT TERM
+    prepare_binaries
     server_prepare "$PREFIX"
     server_start
     echo "# Instructions per request (callgrind, $SMALL vs $LARGE requests$([ "$PAIRS" -gt 1 ] && echo ", median of $PAIRS pairs"))"
@@ -205,4 +210,5 @@ main() {
     done
 }
 
-main "$@"
+# footprint.sh sources this file for its helpers; run directly, it measures.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then main "$@"; fi
