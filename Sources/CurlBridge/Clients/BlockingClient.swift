@@ -112,12 +112,12 @@ public final class BlockingClient: Sendable {
             until: { outcome.isIn })
         // A thread that drove its request to the end finds the result at once, with no deadline to
         // work out and nothing to sleep on.
-        if let result = outcome.result(waitingUntil: nil) { return result }
+        if let result = outcome.takeResult(waitingUntil: nil) { return result }
         let total = transport.configuration.timeouts.overridden(by: request.timeouts).total
         let deadline = total.map { DispatchTime.now() + .milliseconds(($0 + .seconds(2)).roundedUpMilliseconds) } ?? .distantFuture
-        if let result = outcome.result(waitingUntil: deadline) { return result }
+        if let result = outcome.takeResult(waitingUntil: deadline) { return result }
         handle?.cancel()
-        _ = outcome.result(waitingUntil: .distantFuture)  // the cancelled transfer still completes, exactly once
+        _ = outcome.takeResult(waitingUntil: .distantFuture)  // the cancelled transfer still completes, exactly once
         return .failure(RequestError(
             .totalTimedOut, "no response within the total timeout plus a margin", method: request.method, url: request.url))
     }
@@ -130,6 +130,8 @@ public final class BlockingClient: Sendable {
         private struct State {
             var result: Result<Response, RequestError>?
             var sleeper: DispatchSemaphore?
+            /// Whether the result was delivered: it stays true once the waiting thread takes it.
+            var isDelivered = false
         }
 
         private let state = PosixLock(State())
@@ -138,22 +140,21 @@ public final class BlockingClient: Sendable {
         func deliver(_ result: Result<Response, RequestError>) {
             let sleeper = state.withLock { state in
                 state.result = result
+                state.isDelivered = true
                 return state.sleeper
             }
             sleeper?.signal()
         }
 
-        /// Whether the result is in.
+        /// Whether the result was delivered (taken or not).
         var isIn: Bool {
-            state.withLock { state in
-                if case .some = state.result { return true }
-                return false
-            }
+            state.withLock { $0.isDelivered }
         }
 
-        /// The result: at once if it is in, else — given a `deadline` — once it is, unless the
-        /// deadline passes first (then `nil`).
-        func result(waitingUntil deadline: DispatchTime?) -> Result<Response, RequestError>? {
+        /// Takes the result out — moved, not copied — at once if it is in, else — given a
+        /// `deadline` — once it is, unless the deadline passes first (then `nil`). A call that
+        /// returns it leaves none for the next.
+        func takeResult(waitingUntil deadline: DispatchTime?) -> Result<Response, RequestError>? {
             let sleeper: DispatchSemaphore? = state.withLock { state in
                 if case .some = state.result { return nil }
                 guard deadline != nil else { return nil }
@@ -161,7 +162,7 @@ public final class BlockingClient: Sendable {
                 return state.sleeper
             }
             if let sleeper, let deadline, sleeper.wait(timeout: deadline) == .timedOut { return nil }
-            return state.withLock { $0.result.take() }  // moved out: the one caller reads it once
+            return state.withLock { $0.result.take() }
         }
     }
 }

@@ -271,7 +271,6 @@ final class RequestExecutor {
 
     /// Reports the outcome: a held failure response goes to the consumer first.
     private func complete(_ result: consuming Result<Response, RequestError>, releasing held: RequestStateMachine.HeldResponse?, duration: Duration) {
-        var result = result
         if let held, let refusal = release(held) { result = .failure(refusal) }
         if !observers.isEmpty {
             observe(.completed(machine.setup.original, result, attempts: machine.records.count, duration: duration))

@@ -161,7 +161,6 @@ extension RequestStateMachine {
         guard case .running(let hop) = state else { return Actions() }
         // The one place a transfer's failure is attributed: to the hop it sent.
         let target = hop.target ?? Target(method: hop.request.method, url: hop.request.url)
-        var result = result
         if case .failure(let error) = result { result = .failure(error.attributed(to: target.method, url: target.url)) }
         if closingSession, case .open = hop.phase, case .failure(let error) = result {
             let occasion = ResendRule.Occasion.closingSession(responseStarted: false, alreadyResent: hop.resentOnClosingSession)

@@ -82,7 +82,7 @@ final class StubEngine: TransferEngine {
         return exchange
     }
 
-    private func finish(_ exchange: StubExchange, id: UInt64, _ end: TransferEnd) {
+    private func finish(_ exchange: StubExchange, id: UInt64, _ end: consuming TransferEnd) {
         _ = remove(id)
         exchange.receiver.transferEnded(end)
     }
