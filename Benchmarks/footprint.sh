@@ -73,7 +73,7 @@ def owner(function):
         return "Foundation"
     if "dispatch" in function:
         return "libdispatch"
-    if re.search(r"swift_|swift::|\$s[sS]|\$ss", function):
+    if re.search(r"swift_|swift::|\$s[sS]", function):
         return "Swift runtime"
     if re.search(r"malloc|arena", function):
         return "malloc"
