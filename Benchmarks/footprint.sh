@@ -26,7 +26,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REQUESTED=${WORKLOADS:-"seq h1"}
 # shellcheck source=instructions.sh
-. "$HERE/instructions.sh" # helpers: install_missing, prepare_binaries, cleanup; the server
+. "$HERE/instructions.sh" # helpers: install_missing, prepare_binaries, under_valgrind, cleanup; the server
 WORKLOADS=$REQUESTED
 RUNS=0 # cachegrind runs so far, naming their files
 
@@ -36,14 +36,8 @@ footprint() {
     shift 3
     for requests in "$SMALL" "$LARGE"; do
         local out=$PREFIX/cachegrind.$((RUNS++))
-        if ! valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes --cachegrind-out-file="$out" \
-            "$@" --url "$url" --requests "$requests" --concurrency "$concurrency" --cacert "$CA_PEM" \
-            >"$PREFIX/stdout.txt" 2>"$PREFIX/stderr.txt"; then
-            echo "failed: $* ($requests requests)" >&2
-            tail -n 5 "$PREFIX/stderr.txt" >&2
-            exit 1
-        fi
-        grep -q '"errors": 0' "$PREFIX/stdout.txt" || { echo "requests failed: $*" >&2; cat "$PREFIX/stdout.txt" >&2; exit 1; }
+        under_valgrind "$concurrency" "$requests" "$url" \
+            --tool=cachegrind --cache-sim=yes --branch-sim=yes --cachegrind-out-file="$out" -- "$@"
         files+=("$out")
     done
     printf '%s\t%s\t%s\n' "$label" "${files[0]}" "${files[1]}" >>"$PREFIX/runs.tsv"

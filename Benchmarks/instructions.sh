@@ -76,12 +76,14 @@ cleanup() {
     if [ -n "${PREFIX:-}" ]; then rm -rf "$PREFIX"; fi
 }
 
-# instructions CONCURRENCY REQUESTS URL COMMAND…: the instructions the command executed.
-instructions() {
-    local concurrency=$1 requests=$2 url=$3 out
+# under_valgrind CONCURRENCY REQUESTS URL OPTION… -- COMMAND…: runs the benchmark client COMMAND
+# under valgrind with OPTIONs (the tool and its output file); exits when the run or a request fails.
+under_valgrind() {
+    local concurrency=$1 requests=$2 url=$3 options=()
     shift 3
-    out=$PREFIX/callgrind.out
-    if ! valgrind --tool=callgrind --callgrind-out-file="$out" --dump-instr=no --trace-children=no \
+    while [ "$1" != -- ]; do options+=("$1"); shift; done
+    shift
+    if ! valgrind "${options[@]}" \
         "$@" --url "$url" --requests "$requests" --concurrency "$concurrency" --cacert "$CA_PEM" \
         >"$PREFIX/stdout.txt" 2>"$PREFIX/stderr.txt"; then
         echo "failed: $* ($requests requests)" >&2
@@ -89,6 +91,13 @@ instructions() {
         exit 1
     fi
     grep -q '"errors": 0' "$PREFIX/stdout.txt" || { echo "requests failed: $*" >&2; cat "$PREFIX/stdout.txt" >&2; exit 1; }
+}
+
+# instructions CONCURRENCY REQUESTS URL COMMAND…: the instructions the command executed.
+instructions() {
+    local out=$PREFIX/callgrind.out
+    under_valgrind "$1" "$2" "$3" --tool=callgrind --callgrind-out-file="$out" --dump-instr=no --trace-children=no \
+        -- "${@:4}"
     awk '/^summary:/ { print $2 }' "$out"
 }
 
