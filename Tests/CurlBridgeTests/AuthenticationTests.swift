@@ -153,6 +153,17 @@ import Testing
         #expect(error?.message.contains("allowingCredentialsOverPlainHTTP") == true, "\(String(describing: error))")
     }
 
+    /// User info that only the general URL parser reads — an IPv6 literal host, a base URL the
+    /// request's path resolves against — is refused like user info in a plain URL.
+    @Test(arguments: ClientStyle.allCases)
+    func userInfoReadByTheGeneralParserIsRefusedToo(style: ClientStyle) async throws {
+        let literal = await style.send(.get("http://u:p@[2001:db8::1]/x"), through: Transport()).failure
+        #expect(literal?.code == .credentialsOverPlainHTTP, "\(String(describing: literal))")
+        let based = Transport(configuration: Configuration(baseURL: URL(string: "http://u:p@credentials.invalid/v1/")))
+        let relative = await style.send(.get("x"), through: based).failure
+        #expect(relative?.code == .credentialsOverPlainHTTP, "\(String(describing: relative))")
+    }
+
     @Test(arguments: ClientStyle.allCases, credentialCarriers.map(\.0))
     func loopbackThroughAProxyIsNotExempt(style: ClientStyle, carrier: String) async throws {
         let build = try #require(Self.credentialCarriers.first { $0.0 == carrier }?.1)

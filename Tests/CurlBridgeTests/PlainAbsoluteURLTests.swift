@@ -24,6 +24,19 @@ import Testing
         #expect(PlainAbsoluteURL("ftp://host/") == nil)
     }
 
+    @Test func userInfoIsFoundInTheAuthorityOnly() {
+        #expect(PlainAbsoluteURL("http://user:pw@example.com/")?.hasUserInfo == true)
+        #expect(PlainAbsoluteURL("http://a@b@c/d")?.hasUserInfo == true)
+        #expect(PlainAbsoluteURL("http://example.com/a@b")?.hasUserInfo == false)
+        #expect(PlainAbsoluteURL("http://example.com?to=a@b")?.hasUserInfo == false)
+        #expect(PlainAbsoluteURL("http://example.com#a@b")?.hasUserInfo == false)
+        #expect(PlainAbsoluteURL("http://example.com/%40")?.hasUserInfo == false)
+        #expect(PlainAbsoluteURL(parsed: "http://u:p@[::1]/x").hasUserInfo)
+        #expect(!PlainAbsoluteURL(parsed: "http://[::1]/x@y").hasUserInfo)
+        #expect(PlainAbsoluteURL("http://u@h/")?.appending(query: "q=1").hasUserInfo == true)
+        #expect(PlainAbsoluteURL(parsed: "http://u@h/").appending(query: "q=1").string == "http://u@h/?q=1")
+    }
+
     @Test func mutatedURLsGetTheReferenceVerdict() {
         var random = SeededGenerator(seed: 0x3737_0001)
         let seeds = [
@@ -45,7 +58,10 @@ import Testing
             let url = String(decoding: bytes, as: UTF8.self)
             let expected = url.utf8.withContiguousStorageIfAvailable(Self.referencePlainLength)!
                 .map { String(url.utf8.prefix($0))! }
-            #expect(PlainAbsoluteURL(url)?.string == expected, "\(url.debugDescription)")
+            let fast = PlainAbsoluteURL(url)
+            #expect(fast?.string == expected, "\(url.debugDescription)")
+            // The user info the one pass finds is what the general scan of the same URL finds.
+            if let fast { #expect(fast.hasUserInfo == PlainAbsoluteURL(parsed: url).hasUserInfo, "\(url.debugDescription)") }
             if let expected { plain += 1; fragments += expected.utf8.count < url.utf8.count ? 1 : 0 }
         }
         // Both verdicts, and fragment cuts, are common enough for the comparison to mean something.

@@ -310,9 +310,11 @@ struct RequestStateMachine {
                 method: request.method, url: request.url)), at: moment)
         }
         attemptRequest = request
-        hops = []
-        visited = []
-        firstTarget = nil
+        // Only a retry has these to clear: an assignment destroys the old value through its type's
+        // metadata (a lookup and an indirect call each), even when it is empty.
+        if !hops.isEmpty { hops = [] }
+        if !visited.isEmpty { visited = [] }
+        if case .some = firstTarget { firstTarget = nil }
         state = .running(Hop(request: request))
         return Actions(.send(request, .attempt(attempt)))
     }

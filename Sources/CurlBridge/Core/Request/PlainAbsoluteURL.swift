@@ -6,17 +6,23 @@
 struct PlainAbsoluteURL {
     /// The URL without its fragment (never sent).
     let string: String
+    /// Whether its authority carries user info (`user:password@`): a credential that a request
+    /// to a plain `http` host may not send. Found by the same pass that checks the URL, so that
+    /// preparing a request reads the URL once.
+    let hasUserInfo: Bool
 
     /// The URL, or `nil` when it is not a plain absolute http(s) URL.
     init?(_ url: String) {
         var url = url
-        guard let fragmentStart = url.withUTF8(Self.plainLength) else { return nil }
+        guard let (fragmentStart, hasUserInfo) = url.withUTF8(Self.plainLength) else { return nil }
         string = fragmentStart == url.utf8.count ? url : String(url.utf8.prefix(fragmentStart))!
+        self.hasUserInfo = hasUserInfo
     }
 
-    /// The length of `url` before its fragment when it is a plain absolute http(s) URL, `nil` if
-    /// it is not: one pass over the bytes (this runs for every request).
-    private static func plainLength(_ url: UnsafeBufferPointer<UInt8>) -> Int? {
+    /// The length of `url` before its fragment, and whether its authority has user info, when it
+    /// is a plain absolute http(s) URL; `nil` if it is not: one pass over the bytes (this runs for
+    /// every request).
+    private static func plainLength(_ url: UnsafeBufferPointer<UInt8>) -> (Int, hasUserInfo: Bool)? {
         let schemeLength: Int
         if ASCIIBytes.hasPrefix(UnsafeRawBufferPointer(url), "http://") {
             schemeLength = 7
@@ -60,7 +66,7 @@ struct PlainAbsoluteURL {
             if byte == UInt8(ascii: "#"), fragmentStart == nil { fragmentStart = index }
             index += 1
         }
-        return fragmentStart ?? url.count
+        return (fragmentStart ?? url.count, hostStart > schemeLength)
     }
 
     /// Whether the `%` at `index` starts a whole escape: two hex digits follow.
@@ -69,16 +75,45 @@ struct PlainAbsoluteURL {
     }
 
     /// This URL with `query` appended to its own query (`nil`: unchanged).
-    func appending(query: String?) -> String {
-        guard let query else { return string }
-        guard let questionMark = string.utf8.firstIndex(of: UInt8(ascii: "?")) else { return string + "?" + query }
+    func appending(query: String?) -> PlainAbsoluteURL {
+        guard let query else { return self }
+        guard let questionMark = string.utf8.firstIndex(of: UInt8(ascii: "?")) else {
+            return PlainAbsoluteURL(string: string + "?" + query, hasUserInfo: hasUserInfo)
+        }
         let separator = questionMark == string.utf8.index(before: string.utf8.endIndex) || string.hasSuffix("&") ? "" : "&"
-        return string + separator + query
+        return PlainAbsoluteURL(string: string + separator + query, hasUserInfo: hasUserInfo)
     }
 
-    /// A URL that a general parser has already validated and resolved; its fragment is dropped.
+    private init(string: String, hasUserInfo: Bool) {
+        self.string = string
+        self.hasUserInfo = hasUserInfo
+    }
+
+    /// A URL that a general parser has already validated and resolved (absolute, with a
+    /// `scheme://` authority); its fragment is dropped.
     init(parsed url: String) {
         string = Self.withoutFragment(url)
+        hasUserInfo = Self.authorityHasUserInfo(string)
+    }
+
+    /// Whether the authority of `url` (absolute, after its `scheme://`) has an `@`.
+    private static func authorityHasUserInfo(_ url: String) -> Bool {
+        var url = url
+        return url.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count, bytes[index] != UInt8(ascii: ":") { index += 1 }
+            guard index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/") else {
+                return false
+            }
+            for character in bytes[(index + 3)...] {
+                switch character {
+                case UInt8(ascii: "@"): return true
+                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return false
+                default: continue
+                }
+            }
+            return false
+        }
     }
 
     /// `url` up to its first `#`.

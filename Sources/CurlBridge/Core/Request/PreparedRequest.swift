@@ -161,14 +161,15 @@ extension Request {
             return .failure(RequestError(
                 .invalidHeader, "body content type \(contentType.debugDescription) contains CR, LF or NUL", method: method, url: url))
         }
-        let resolvedURL: String
+        let resolved: PlainAbsoluteURL
         switch resolveURL(baseURL: defaults.baseURL) {
-        case .success(let url): resolvedURL = url
+        case .success(let url): resolved = url
         case .failure(let error): return .failure(error)
         }
+        let resolvedURL = resolved.string
         let authentication: PreparedAuthentication
         let lines = headerLines(merging: defaults)
-        switch self.authentication(of: lines, url: resolvedURL, defaults: defaults) {
+        switch self.authentication(of: lines, url: resolvedURL, urlHasUserInfo: resolved.hasUserInfo, defaults: defaults) {
         case .success(let prepared): authentication = prepared
         case .failure(let error): return .failure(error)
         }
@@ -195,12 +196,12 @@ extension Request {
     }
 
     /// The absolute URL with query items appended, or why there is none.
-    private func resolveURL(baseURL: URL?) -> Result<String, RequestError> {
+    private func resolveURL(baseURL: URL?) -> Result<PlainAbsoluteURL, RequestError> {
         if let plain = PlainAbsoluteURL(url) {
             return .success(plain.appending(query: encodedQuery))
         }
         let invalid = { (reason: String) in
-            Result<String, RequestError>.failure(RequestError(.invalidURL, reason, method: method, url: url))
+            Result<PlainAbsoluteURL, RequestError>.failure(RequestError(.invalidURL, reason, method: method, url: url))
         }
         let parsed: URL?
         if let absolute = URL(string: url), absolute.scheme != nil {

@@ -32,9 +32,10 @@ extension Request {
     /// Applies the credential this request sends to `url` — its own, or else the configuration's
     /// for the URL's origin unless the request sets its own `Authorization` — to `headerLines`;
     /// refuses credentials of any kind (credential, `Authorization` header, user info in the URL)
-    /// to an `http://` URL unless the configuration allows them.
+    /// to an `http://` URL unless the configuration allows them. `urlHasUserInfo` says whether
+    /// `url`'s authority carries user info (``PlainAbsoluteURL/hasUserInfo``).
     func authentication(
-        of headerLines: [String], url: String, defaults: RequestDefaults
+        of headerLines: [String], url: String, urlHasUserInfo: Bool, defaults: RequestDefaults
     ) -> Result<PreparedAuthentication, RequestError> {
         var prepared = PreparedAuthentication(headerLines: headerLines, challenge: nil)
         let credential = self.credential ?? hostCredential(for: url, defaults: defaults)
@@ -61,7 +62,7 @@ extension Request {
             }
         }
         if Self.isPlainHTTP(url),
-           credential != nil || prepared.headerLines.contains(where: Self.isAuthorizationLine) || Self.hasUserInfo(url),
+           credential != nil || prepared.headerLines.contains(where: Self.isAuthorizationLine) || urlHasUserInfo,
            !defaults.plainHTTPCredentials.permits(url, requestAllows: allowsCredentialsOverPlainHTTP) {
             return .failure(RequestError(
                 .credentialsOverPlainHTTP,
@@ -98,28 +99,5 @@ extension Request {
     /// Whether `url` (absolute, resolved) is `http://`.
     private static func isPlainHTTP(_ url: String) -> Bool {
         url.hasASCIIPrefixIgnoringCase("http:")
-    }
-
-    /// Whether the authority of `url` (absolute, resolved) carries user info (`user:password@`).
-    private static func hasUserInfo(_ url: String) -> Bool {
-        // The authority starts after the scheme's "://"; one pass over the bytes (this runs for
-        // every request: Foundation's `range(of:)` and even `String.UTF8View` slicing cost more
-        // than the rest of the request's preparation).
-        var url = url
-        return url.withUTF8 { bytes in
-            var index = 0
-            while index < bytes.count, bytes[index] != UInt8(ascii: ":") { index += 1 }
-            guard index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/") else {
-                return false
-            }
-            for character in bytes[(index + 3)...] {
-                switch character {
-                case UInt8(ascii: "@"): return true
-                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return false
-                default: continue
-                }
-            }
-            return false
-        }
     }
 }
