@@ -52,11 +52,12 @@ public final class AsyncClient: Sendable {
     /// Starts `request` with the events `makeEvents` builds around a completion, and suspends until
     /// that completion runs. Cancelling the task cancels the transfer.
     ///
-    /// Inlined into its callers, so that a request adds one async frame, not two: a task's
-    /// frames come from its allocator's slabs (about a thousand bytes each), and with the paths
-    /// that few requests take (progress reports, a task cancelled before it sends) moved out of
-    /// line, a plain `send` and this fit one slab fewer (`bench-curlbridge --style async` with
-    /// 1,000 tasks in flight: 2,002 slabs allocated, against 3,002).
+    /// Inlined into its callers in optimized builds, so that a request adds one async frame, not
+    /// two: a task's frames come from its allocator's slabs (about a thousand bytes each), and
+    /// with the paths that few requests take (progress reports, a task cancelled before it sends)
+    /// moved out of line, a plain `send` and this fit one slab fewer (a release build of
+    /// `bench-curlbridge --style async` with 1,000 tasks in flight: 2,002 slabs allocated,
+    /// against 3,002).
     @inline(__always)
     func perform<Value: Sendable>(
         _ request: Request,

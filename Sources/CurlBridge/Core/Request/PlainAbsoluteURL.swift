@@ -7,8 +7,9 @@ struct PlainAbsoluteURL {
     /// The URL without its fragment (never sent).
     let string: String
     /// Whether its authority carries user info (`user:password@`): a credential that a request
-    /// to a plain `http` host may not send. Found by the same pass that checks the URL, so that
-    /// preparing a request reads the URL once.
+    /// to a plain `http` host may not send. For a plain URL, found by the same pass that checks
+    /// it, so that preparing the common request reads its URL once; for one a general parser
+    /// resolved, by a scan of its authority.
     let hasUserInfo: Bool
 
     /// The URL, or `nil` when it is not a plain absolute http(s) URL.

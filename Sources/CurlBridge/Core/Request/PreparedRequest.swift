@@ -169,7 +169,7 @@ extension Request {
         let resolvedURL = resolved.string
         let authentication: PreparedAuthentication
         let lines = headerLines(merging: defaults)
-        switch self.authentication(of: lines, url: resolvedURL, urlHasUserInfo: resolved.hasUserInfo, defaults: defaults) {
+        switch self.authentication(of: lines, target: resolved, defaults: defaults) {
         case .success(let prepared): authentication = prepared
         case .failure(let error): return .failure(error)
         }

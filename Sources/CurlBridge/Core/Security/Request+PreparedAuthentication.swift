@@ -29,14 +29,16 @@ struct PreparedAuthentication {
 }
 
 extension Request {
-    /// Applies the credential this request sends to `url` — its own, or else the configuration's
-    /// for the URL's origin unless the request sets its own `Authorization` — to `headerLines`;
-    /// refuses credentials of any kind (credential, `Authorization` header, user info in the URL)
-    /// to an `http://` URL unless the configuration allows them. `urlHasUserInfo` says whether
-    /// `url`'s authority carries user info (``PlainAbsoluteURL/hasUserInfo``).
+    /// Applies the credential this request sends to `target` — its own, or else the
+    /// configuration's for the URL's origin unless the request sets its own `Authorization` — to
+    /// `headerLines`; refuses credentials of any kind (credential, `Authorization` header, user
+    /// info in the URL) to an `http://` URL unless the configuration allows them. The resolved
+    /// URL comes with what its check found in it (``PlainAbsoluteURL/hasUserInfo``), one value,
+    /// so that no caller can pair a URL with another URL's verdict.
     func authentication(
-        of headerLines: [String], url: String, urlHasUserInfo: Bool, defaults: RequestDefaults
+        of headerLines: [String], target: PlainAbsoluteURL, defaults: RequestDefaults
     ) -> Result<PreparedAuthentication, RequestError> {
+        let url = target.string
         var prepared = PreparedAuthentication(headerLines: headerLines, challenge: nil)
         let credential = self.credential ?? hostCredential(for: url, defaults: defaults)
         if let credential {
@@ -62,7 +64,7 @@ extension Request {
             }
         }
         if Self.isPlainHTTP(url),
-           credential != nil || prepared.headerLines.contains(where: Self.isAuthorizationLine) || urlHasUserInfo,
+           credential != nil || prepared.headerLines.contains(where: Self.isAuthorizationLine) || target.hasUserInfo,
            !defaults.plainHTTPCredentials.permits(url, requestAllows: allowsCredentialsOverPlainHTTP) {
             return .failure(RequestError(
                 .credentialsOverPlainHTTP,
