@@ -9,7 +9,7 @@ struct PlainAbsoluteURL {
     /// Whether its authority carries user info (`user:password@`): a credential that a request
     /// to a plain `http` host may not send. For a plain URL, found by the same pass that checks
     /// it, so that preparing the common request reads its URL once; for one a general parser
-    /// resolved, by a scan of its authority.
+    /// resolved, by ``StoredURL/hasUserInfo(_:)``, the check a stored URL is held to.
     let hasUserInfo: Bool
 
     /// The URL, or `nil` when it is not a plain absolute http(s) URL.
@@ -94,27 +94,7 @@ struct PlainAbsoluteURL {
     /// `scheme://` authority); its fragment is dropped.
     init(parsed url: String) {
         string = Self.withoutFragment(url)
-        hasUserInfo = Self.authorityHasUserInfo(string)
-    }
-
-    /// Whether the authority of `url` (absolute, after its `scheme://`) has an `@`.
-    private static func authorityHasUserInfo(_ url: String) -> Bool {
-        var url = url
-        return url.withUTF8 { bytes in
-            var index = 0
-            while index < bytes.count, bytes[index] != UInt8(ascii: ":") { index += 1 }
-            guard index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/") else {
-                return false
-            }
-            for character in bytes[(index + 3)...] {
-                switch character {
-                case UInt8(ascii: "@"): return true
-                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return false
-                default: continue
-                }
-            }
-            return false
-        }
+        hasUserInfo = StoredURL.hasUserInfo(string)
     }
 
     /// `url` up to its first `#`.
