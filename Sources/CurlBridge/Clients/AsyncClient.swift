@@ -61,7 +61,7 @@ public final class AsyncClient: Sendable {
     @inline(__always)
     func perform<Value: Sendable>(
         _ request: Request,
-        events makeEvents: (@escaping @Sendable (Result<Value, RequestError>) -> Void) -> TransferEvents
+        events makeEvents: (@escaping @Sendable (consuming Result<Value, RequestError>) -> Void) -> TransferEvents
     ) async -> Result<Value, RequestError> {
         guard !Task.isCancelled else { return await performCancelled(request, events: makeEvents) }
         let link = AsyncTransferLink<Value>()
@@ -83,7 +83,7 @@ public final class AsyncClient: Sendable {
     @inline(never)
     private func performCancelled<Value: Sendable>(
         _ request: Request,
-        events makeEvents: (@escaping @Sendable (Result<Value, RequestError>) -> Void) -> TransferEvents
+        events makeEvents: (@escaping @Sendable (consuming Result<Value, RequestError>) -> Void) -> TransferEvents
     ) async -> Result<Value, RequestError> {
         let link = AsyncTransferLink<Value>()
         return await withUnsafeContinuation { continuation in

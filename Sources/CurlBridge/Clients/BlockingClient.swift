@@ -102,7 +102,7 @@ public final class BlockingClient: Sendable {
     func wait(
         for request: Request,
         cancellation: TransferCanceller? = nil,
-        events makeEvents: (@escaping @Sendable (Result<Response, RequestError>) -> Void) -> TransferEvents
+        events makeEvents: (@escaping @Sendable (consuming Result<Response, RequestError>) -> Void) -> TransferEvents
     ) -> Result<Response, RequestError> {
         let outcome = Outcome()
         // The completion captures the outcome alone (one reference: no context of its own); the
@@ -136,10 +136,11 @@ public final class BlockingClient: Sendable {
 
         private let state = PosixLock(State())
 
-        /// The transfer completed with `result` (on the loop's owner, exactly once).
-        func deliver(_ result: Result<Response, RequestError>) {
+        /// The transfer completed with `result` (on the loop's owner, exactly once), moved in.
+        func deliver(_ result: consuming Result<Response, RequestError>) {
+            var delivered = Optional(result)
             let sleeper = state.withLock { state in
-                state.result = result
+                state.result = delivered.take()
                 state.isDelivered = true
                 return state.sleeper
             }

@@ -100,7 +100,7 @@ private final class Delivery: @unchecked Sendable {
     }
 
     /// The request completed with `result` (exactly once): queues the handler.
-    func deliver(_ result: Result<Response, RequestError>) {
+    func deliver(_ result: consuming Result<Response, RequestError>) {
         assert(self.result == nil, "a CallbackClient request completed twice")
         self.result = result
         undelivered.count.add(1, ordering: .relaxed)
@@ -110,9 +110,7 @@ private final class Delivery: @unchecked Sendable {
     /// Runs the handler, on its queue.
     private func run() {
         undelivered.count.subtract(1, ordering: .relaxed)
-        let result = self.result.unsafelyUnwrapped
-        self.result = nil
-        completion(result)
+        completion(result.take().unsafelyUnwrapped)
     }
 }
 

@@ -12,11 +12,12 @@ struct TransferEvents: Sendable {
     /// Bytes moved so far, at most every ``TransferProgress/minimumInterval``, and once more, with
     /// the final counts, just before ``onComplete`` (not for a request that never reached a transfer).
     var onProgress: (@Sendable (TransferProgress) -> Void)?
-    /// The outcome, called exactly once per request.
-    var onComplete: @Sendable (Result<Response, RequestError>) -> Void
+    /// The outcome, called exactly once per request; it takes the result (a moved response
+    /// costs no retain of its fields).
+    var onComplete: @Sendable (consuming Result<Response, RequestError>) -> Void
 
     /// Events that only report the outcome; the body is collected in memory.
-    init(onComplete: @escaping @Sendable (Result<Response, RequestError>) -> Void) {
+    init(onComplete: @escaping @Sendable (consuming Result<Response, RequestError>) -> Void) {
         self.onComplete = onComplete
     }
 }

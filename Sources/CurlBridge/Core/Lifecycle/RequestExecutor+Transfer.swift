@@ -77,21 +77,23 @@ extension RequestExecutor: TransferReceiver {
         let forwardsProgress = machine.forwardsProgress
         let closingSession = end.failedOnClosingSession
         let finalProgress = end.finalProgress
-        var result = end.result
-        if memory.isCollecting {
-            // Moved in and out of the enum, so the response is not copied to take its body.
-            switch consume result {
-            case .success(var response):
-                response.body = memory.take()
-                result = .success(response)
-            case let failure:
-                result = failure
-            }
-        }
-        let actions = machine.transferEnded(result, closingSession: closingSession, at: moment)
+        let actions = machine.transferEnded(withCollectedBody(end.result), closingSession: closingSession, at: moment)
         // A hop sent again after its session closed is the same transfer to the consumer.
         let isResent = actions.contains { if case .send(_, .resend) = $0 { true } else { false } }
         if !isResent, forwardsProgress, let progress = finalProgress { downstream.onProgress?(progress) }
         perform(actions)
+    }
+
+    /// `result` with the body collected in memory, if it is collected: moved in and out of the
+    /// enum, so the response is not copied to take its body.
+    private func withCollectedBody(_ result: consuming Result<Response, RequestError>) -> Result<Response, RequestError> {
+        guard memory.isCollecting else { return result }
+        switch consume result {
+        case .success(var response):
+            response.body = memory.take()
+            return .success(response)
+        case let failure:
+            return failure
+        }
     }
 }

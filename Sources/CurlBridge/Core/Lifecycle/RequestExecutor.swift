@@ -175,9 +175,10 @@ final class RequestExecutor {
 
     // MARK: Actions
 
-    /// Performs `actions` in order, after any still pending.
-    func perform(_ actions: RequestStateMachine.Actions) {
-        switch actions {
+    /// Performs `actions` in order, after any still pending. Consumed, as each action is: a
+    /// completion's result moves into the caller's handler rather than being copied there.
+    func perform(_ actions: consuming RequestStateMachine.Actions) {
+        switch consume actions {
         case .none:
             return
         case .one(let action):
@@ -194,7 +195,7 @@ final class RequestExecutor {
     }
 
     /// Performs `action`, after any still pending.
-    func perform(_ action: RequestStateMachine.Action) {
+    func perform(_ action: consuming RequestStateMachine.Action) {
         guard !isPerforming else {
             pending.append(action)
             return
@@ -216,8 +217,8 @@ final class RequestExecutor {
         isPerforming = false
     }
 
-    private func execute(_ action: RequestStateMachine.Action) {
-        switch action {
+    private func execute(_ action: consuming RequestStateMachine.Action) {
+        switch consume action {
         case .send(let request, _):
             if let prepared = prepare(request) { begin(prepared) }
         case .runAdapters(let request, let context):

@@ -35,7 +35,7 @@ final class RequestRegistry: RequestLoopDelegate {
     /// tuple: an array of tuples holds its closure behind a reabstraction thunk, one allocation
     /// per request.
     private struct Completion {
-        let handler: @Sendable (Result<Response, RequestError>) -> Void
+        let handler: @Sendable (consuming Result<Response, RequestError>) -> Void
         let result: Result<Response, RequestError>
     }
 
@@ -71,7 +71,7 @@ final class RequestRegistry: RequestLoopDelegate {
     /// thread — a queue's, a task's — to run one completion and sleep again; together, the first
     /// wakes it and the rest find it running (issue 37: futex calls and context switches per
     /// request). The request has left the registry; its completion is the last thing it does.
-    func complete(_ handler: @escaping @Sendable (Result<Response, RequestError>) -> Void, with result: consuming Result<Response, RequestError>) {
+    func complete(_ handler: @escaping @Sendable (consuming Result<Response, RequestError>) -> Void, with result: consuming Result<Response, RequestError>) {
         let completion = Completion(handler: handler, result: result)
         guard firstCompletion != nil || isDelivering else { return firstCompletion = completion }
         completions.append(completion)

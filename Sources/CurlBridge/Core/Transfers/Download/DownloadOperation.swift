@@ -119,7 +119,7 @@ final class DownloadOperation: BodySink, Sendable {
     /// earlier attempt as received.
     func events(
         progress: (@Sendable (TransferProgress) -> Void)?,
-        onComplete: @escaping @Sendable (Result<Response, RequestError>) -> Void
+        onComplete: @escaping @Sendable (consuming Result<Response, RequestError>) -> Void
     ) -> TransferEvents {
         var events = TransferEvents(onComplete: onComplete)
         events.onResponseHead = { [self] head in receiveHead(head) }
