@@ -39,6 +39,17 @@ import Testing
         #expect(!PlainAbsoluteURL(parsed: "http://h/").appending(query: "to=a@b").hasUserInfo)
     }
 
+    @Test func theSchemeIsReadWithTheURL() {
+        #expect(PlainAbsoluteURL("https://example.com/")?.usesTLS == true)
+        #expect(PlainAbsoluteURL("HTTPS://example.com/")?.usesTLS == true)
+        #expect(PlainAbsoluteURL("http://example.com/https://x")?.usesTLS == false)
+        #expect(PlainAbsoluteURL("HtTp://example.com/")?.usesTLS == false)
+        #expect(PlainAbsoluteURL("https://h/")?.appending(query: "q=1").usesTLS == true)
+        #expect(PlainAbsoluteURL(parsed: "https://[::1]/").usesTLS)
+        #expect(!PlainAbsoluteURL(parsed: "http://[::1]/https:").usesTLS)
+        #expect(PlainAbsoluteURL(parsed: "HTTPS://[::1]/").appending(query: "q=1").usesTLS)
+    }
+
     @Test func mutatedURLsGetTheReferenceVerdict() {
         var random = SeededGenerator(seed: 0x3737_0001)
         let seeds = [
@@ -67,6 +78,7 @@ import Testing
                 let reference = Self.referenceHasUserInfo(fast.string)
                 #expect(fast.hasUserInfo == reference, "\(url.debugDescription)")
                 #expect(PlainAbsoluteURL(parsed: url).hasUserInfo == reference, "\(url.debugDescription)")
+                #expect(fast.usesTLS == url.lowercased().hasPrefix("https:"), "\(url.debugDescription)")
                 withUserInfo += reference ? 1 : 0
             }
             if let expected { plain += 1; fragments += expected.utf8.count < url.utf8.count ? 1 : 0 }

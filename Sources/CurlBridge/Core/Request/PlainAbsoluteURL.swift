@@ -11,19 +11,24 @@ struct PlainAbsoluteURL {
     /// it, so that preparing the common request reads its URL once; for one a general parser
     /// resolved, by ``StoredURL/hasUserInfo(_:)``, the check a stored URL is held to.
     let hasUserInfo: Bool
+    /// Whether its scheme is `https` (else it is `http`: no other scheme is resolved), found with
+    /// the URL, so that the transfer's setup (proxy, HTTP/2) and the credential rule need not
+    /// compare the string's prefix again.
+    let usesTLS: Bool
 
     /// The URL, or `nil` when it is not a plain absolute http(s) URL.
     init?(_ url: String) {
         var url = url
-        guard let (fragmentStart, hasUserInfo) = url.withUTF8(Self.plainLength) else { return nil }
+        guard let (fragmentStart, hasUserInfo, usesTLS) = url.withUTF8(Self.plainLength) else { return nil }
         string = fragmentStart == url.utf8.count ? url : String(url.utf8.prefix(fragmentStart))!
         self.hasUserInfo = hasUserInfo
+        self.usesTLS = usesTLS
     }
 
-    /// The length of `url` before its fragment, and whether its authority has user info, when it
-    /// is a plain absolute http(s) URL; `nil` if it is not: one pass over the bytes (this runs for
-    /// every request).
-    private static func plainLength(_ url: UnsafeBufferPointer<UInt8>) -> (Int, hasUserInfo: Bool)? {
+    /// The length of `url` before its fragment, whether its authority has user info and whether
+    /// its scheme is `https`, when it is a plain absolute http(s) URL; `nil` if it is not: one
+    /// pass over the bytes (this runs for every request).
+    private static func plainLength(_ url: UnsafeBufferPointer<UInt8>) -> (Int, hasUserInfo: Bool, usesTLS: Bool)? {
         let schemeLength: Int
         if ASCIIBytes.hasPrefix(UnsafeRawBufferPointer(url), "http://") {
             schemeLength = 7
@@ -67,7 +72,7 @@ struct PlainAbsoluteURL {
             if byte == UInt8(ascii: "#"), fragmentStart == nil { fragmentStart = index }
             index += 1
         }
-        return (fragmentStart ?? url.count, hostStart > schemeLength)
+        return (fragmentStart ?? url.count, hostStart > schemeLength, schemeLength == 8)
     }
 
     /// Whether the `%` at `index` starts a whole escape: two hex digits follow.
@@ -79,15 +84,16 @@ struct PlainAbsoluteURL {
     func appending(query: String?) -> PlainAbsoluteURL {
         guard let query else { return self }
         guard let questionMark = string.utf8.firstIndex(of: UInt8(ascii: "?")) else {
-            return PlainAbsoluteURL(string: string + "?" + query, hasUserInfo: hasUserInfo)
+            return PlainAbsoluteURL(string: string + "?" + query, hasUserInfo: hasUserInfo, usesTLS: usesTLS)
         }
         let separator = questionMark == string.utf8.index(before: string.utf8.endIndex) || string.hasSuffix("&") ? "" : "&"
-        return PlainAbsoluteURL(string: string + separator + query, hasUserInfo: hasUserInfo)
+        return PlainAbsoluteURL(string: string + separator + query, hasUserInfo: hasUserInfo, usesTLS: usesTLS)
     }
 
-    private init(string: String, hasUserInfo: Bool) {
+    private init(string: String, hasUserInfo: Bool, usesTLS: Bool) {
         self.string = string
         self.hasUserInfo = hasUserInfo
+        self.usesTLS = usesTLS
     }
 
     /// A URL that a general parser has already validated and resolved (absolute, with a
@@ -95,6 +101,7 @@ struct PlainAbsoluteURL {
     init(parsed url: String) {
         string = Self.withoutFragment(url)
         hasUserInfo = StoredURL.hasUserInfo(string)
+        usesTLS = string.hasASCIIPrefixIgnoringCase("https:")
     }
 
     /// `url` up to its first `#`.

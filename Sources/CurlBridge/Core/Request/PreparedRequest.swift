@@ -15,6 +15,8 @@ final class PreparedRequest: Sendable {
     let method: HTTPRequest.Method
     /// The absolute URL, query included.
     let url: String
+    /// Whether ``url`` is `https` (else `http`).
+    let usesTLS: Bool
     /// Header lines as curl takes them: `"Name: value"`, or `"Name;"` for an empty value.
     let headerLines: [String]
     /// The body to send, if any.
@@ -48,6 +50,7 @@ final class PreparedRequest: Sendable {
     init(
         method: HTTPRequest.Method,
         url: String,
+        usesTLS: Bool,
         headerLines: [String],
         body: Request.Body.Content?,
         timeLimits: TimeLimits,
@@ -64,6 +67,7 @@ final class PreparedRequest: Sendable {
     ) {
         self.method = method
         self.url = url
+        self.usesTLS = usesTLS
         self.headerLines = headerLines
         self.body = body
         self.timeLimits = timeLimits
@@ -177,6 +181,7 @@ extension Request {
         return .success(PreparedRequest(
             method: method,
             url: resolvedURL,
+            usesTLS: resolved.usesTLS,
             headerLines: authentication.headerLines,
             body: body?.content,
             timeLimits: limits,

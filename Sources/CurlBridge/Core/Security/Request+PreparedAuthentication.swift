@@ -63,7 +63,7 @@ extension Request {
                 prepared.challenge = ChallengeCredential(username: username, password: password, schemes: schemes)
             }
         }
-        if Self.isPlainHTTP(url),
+        if !target.usesTLS,
            credential != nil || prepared.headerLines.contains(where: Self.isAuthorizationLine) || target.hasUserInfo,
            !defaults.plainHTTPCredentials.permits(url, requestAllows: allowsCredentialsOverPlainHTTP) {
             return .failure(RequestError(
@@ -96,10 +96,5 @@ extension Request {
     /// Whether a curl header line sets `Authorization` (`"Authorization: …"` or `"Authorization;"`).
     static func isAuthorizationLine(_ line: String) -> Bool {
         line.isCurlHeaderLine(named: "authorization")
-    }
-
-    /// Whether `url` (absolute, resolved) is `http://`.
-    private static func isPlainHTTP(_ url: String) -> Bool {
-        url.hasASCIIPrefixIgnoringCase("http:")
     }
 }

@@ -34,11 +34,11 @@ struct CurlProxyOptions {
         bypassedHosts = configuration.bypassedHosts.joined(separator: ",")
     }
 
-    /// Sets the proxy for a request to `url` (by its scheme) — or, when there is none, switches
-    /// proxies off explicitly, since libcurl would otherwise take one from
+    /// Sets the proxy for a request to an `https` URL (`usesTLS`) or an `http` one — or, when
+    /// there is none, switches proxies off explicitly, since libcurl would otherwise take one from
     /// `http_proxy`/`https_proxy`/`all_proxy` by itself.
-    func apply(to easy: CurlEasyHandle, url: String) throws(RequestError) {
-        guard let server = url.hasASCIIPrefixIgnoringCase("https:") ? https : http else {
+    func apply(to easy: CurlEasyHandle, usesTLS: Bool) throws(RequestError) {
+        guard let server = usesTLS ? https : http else {
             try easy.set(CURLOPT_PROXY, "")
             return
         }

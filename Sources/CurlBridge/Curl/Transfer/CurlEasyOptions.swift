@@ -35,13 +35,13 @@ final class CurlEasyOptions {
         reusesHandles = configuration.reusesEasyHandles ?? CurlGlobal.clearsHeaderStateOnReuse
     }
 
-    /// Applies these options, and the safe defaults every transfer gets, to `easy`; `pinning` is the
-    /// request's own, which replaces the configuration's pins; `receiveBufferSize` is the
-    /// transfer's (see ``CurlReceiveBufferChoice``).
+    /// Applies these options, and the safe defaults every transfer gets, to `easy`, for a request
+    /// to `url`, an `https` one when `usesTLS`; `pinning` is the request's own, which replaces the
+    /// configuration's pins; `receiveBufferSize` is the transfer's (see ``CurlReceiveBufferChoice``).
     ///
     /// - Returns: The TLS policy in force for the request's host.
     func apply(
-        to easy: CurlEasyHandle, url: String, pinning: Pinning?, receiveBufferSize: Int
+        to easy: CurlEasyHandle, url: String, usesTLS: Bool, pinning: Pinning?, receiveBufferSize: Int
     ) throws(RequestError) -> CurlTLSOptions.HostPolicy {
         try easy.set(CURLOPT_NOSIGNAL, 1)
         try easy.check(ccurl_easy_allow_http_and_https(easy.raw), "CURLOPT_PROTOCOLS")
@@ -49,7 +49,7 @@ final class CurlEasyOptions {
         // list of protocols it may redirect to (`CURLOPT_REDIR_PROTOCOLS_STR`) never applies.
         try easy.set(CURLOPT_FOLLOWLOCATION, 0)
         try easy.set(CURLOPT_HTTP_VERSION, httpVersion)
-        if httpVersion == HTTPVersionPreference.http2OverTLS.curlValue, url.hasASCIIPrefixIgnoringCase("https:") {
+        if httpVersion == HTTPVersionPreference.http2OverTLS.curlValue, usesTLS {
             // Wait for a connection being set up to say whether it multiplexes, instead of opening another.
             try easy.set(CURLOPT_PIPEWAIT, 1)
         }

@@ -62,7 +62,8 @@ final class CurlTransfer {
         leavesHandleReusable = !request.headerLines.contains { $0.isCurlHeaderLine(named: "host") }
         bodyReader = try RequestBodyReader(request.body)
         pinsCertificates = try options.apply(
-            to: easy, url: request.url, pinning: request.pinning, receiveBufferSize: receiveBufferSize).pinsCertificates
+            to: easy, url: request.url, usesTLS: request.usesTLS, pinning: request.pinning,
+            receiveBufferSize: receiveBufferSize).pinsCertificates
         try options.applyCookiesAndProxy(to: easy, request: request)
         try configureRequest(bodyLength: bodyReader.map(\.length))
         // curl's own MIME reader sends multipart bodies, so no callback of ours sees those bytes:

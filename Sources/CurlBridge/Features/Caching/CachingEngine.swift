@@ -220,7 +220,7 @@ extension PreparedRequest {
     func adding(_ fields: [HTTPField], reportingSentCookies: Bool) -> PreparedRequest {
         guard !fields.isEmpty || reportingSentCookies != reportsSentCookies else { return self }
         return PreparedRequest(
-            method: method, url: url, headerLines: headerLines + fields.map(Request.curlHeaderLine), body: body,
+            method: method, url: url, usesTLS: usesTLS, headerLines: headerLines + fields.map(Request.curlHeaderLine), body: body,
             timeLimits: timeLimits, maximumBodySize: maximumBodySize,
             maximumHeaderSize: maximumHeaderSize, isIdempotent: isIdempotent, accept: accept, usesCookieJar: usesCookieJar,
             authentication: authentication, trace: trace, pinning: pinning, cachePolicy: cachePolicy,
