@@ -79,6 +79,7 @@ import Testing
                 #expect(fast.hasUserInfo == reference, "\(url.debugDescription)")
                 #expect(PlainAbsoluteURL(parsed: url).hasUserInfo == reference, "\(url.debugDescription)")
                 #expect(fast.usesTLS == url.lowercased().hasPrefix("https:"), "\(url.debugDescription)")
+                #expect(PlainAbsoluteURL(parsed: url).usesTLS == fast.usesTLS, "\(url.debugDescription)")
                 withUserInfo += reference ? 1 : 0
             }
             if let expected { plain += 1; fragments += expected.utf8.count < url.utf8.count ? 1 : 0 }

@@ -175,8 +175,9 @@ final class RequestExecutor {
 
     // MARK: Actions
 
-    /// Performs `actions` in order, after any still pending. Consumed, as each action is: a
-    /// completion's result moves into the caller's handler rather than being copied there.
+    /// Performs `actions` in order, after any still pending. Consumed, as each action is, so that
+    /// a single action is not copied to be performed (the actions of `.many`, and pending ones,
+    /// still are; a completion's result is still copied out of its boxed action).
     func perform(_ actions: consuming RequestStateMachine.Actions) {
         switch consume actions {
         case .none:

@@ -11,9 +11,10 @@ struct PlainAbsoluteURL {
     /// it, so that preparing the common request reads its URL once; for one a general parser
     /// resolved, by ``StoredURL/hasUserInfo(_:)``, the check a stored URL is held to.
     let hasUserInfo: Bool
-    /// Whether its scheme is `https` (else it is `http`: no other scheme is resolved), found with
-    /// the URL, so that the transfer's setup (proxy, HTTP/2) and the credential rule need not
-    /// compare the string's prefix again.
+    /// Whether its scheme is `https` (else it is `http`: no other scheme is resolved), so that the
+    /// transfer's setup (proxy, HTTP/2), the credential rule and the cache's partition need not
+    /// compare the string's prefix again. For a plain URL, found by the pass that checks it; for
+    /// one a general parser resolved, by comparing its prefix once.
     let usesTLS: Bool
 
     /// The URL, or `nil` when it is not a plain absolute http(s) URL.

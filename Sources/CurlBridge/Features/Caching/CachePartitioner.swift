@@ -49,7 +49,7 @@ struct CachePartitioner: Sendable {
         let (url, userInfo) = CacheRequest.key(prepared.url)
         var fields = HTTPFields()
         var identity = CacheIdentity(
-            trust: url.hasASCIIPrefixIgnoringCase("https:") ? secureTrust : plainTrust,
+            trust: prepared.usesTLS ? secureTrust : plainTrust,
             pins: prepared.pinning.map(CacheTrust.fields) ?? [])
         var ownCookies: [String] = []
         for line in prepared.headerLines {

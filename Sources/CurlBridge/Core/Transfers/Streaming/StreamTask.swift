@@ -11,7 +11,7 @@ public final class StreamTask: Sendable {
     struct Handlers: Sendable {
         let onResponse: (@Sendable (ResponseHead) -> Void)?
         let onData: @Sendable (Data) -> Void
-        let onComplete: @Sendable (consuming Result<Response, RequestError>) -> Void
+        let onComplete: @Sendable (Result<Response, RequestError>) -> Void
     }
 
     private let buffer: ResponseBodyBuffer
