@@ -14,8 +14,9 @@ internal import CCurl
 /// Not `Sendable`: it lives and dies on its transport's queue. It is cleaned up when released,
 /// which the loop only lets happen after the handle has left the multi handle, so no curl
 /// callback can reach it any more. Between transfers a handle may wait in its loop's
-/// ``CurlEasyHandlePool``, reset (``reset()``). Being confined, its lists skip run-time
-/// exclusivity checks.
+/// ``CurlEasyHandlePool``, reset (``reset()``) — or retired (``retire()``): its curl handle
+/// cleaned up, this object and its error buffer kept for the fresh curl handle of the next
+/// transfer (``revive()``). Being confined, its fields skip run-time exclusivity checks.
 final class CurlEasyHandle {
     /// How many easy handles exist in the process: a leak check for tests and soaks.
     static let liveHandles = Atomic<Int>(0)
@@ -23,8 +24,11 @@ final class CurlEasyHandle {
     /// The number of easy handles that exist now.
     static var liveCount: Int { liveHandles.load(ordering: .relaxed) }
 
-    /// The `CURL *`.
-    let raw: UnsafeMutableRawPointer
+    /// The `CURL *`. Between ``retire()`` and ``revive()`` it names a cleaned-up handle, and only
+    /// the pool holds the object.
+    @exclusivity(unchecked) private(set) var raw: UnsafeMutableRawPointer
+    /// Whether the curl handle was cleaned up by ``retire()`` and no new one made yet.
+    private(set) var isRetired = false
     /// The header list handed to `CURLOPT_HTTPHEADER`; curl does not copy it.
     @exclusivity(unchecked) private var headerList: UnsafeMutablePointer<curl_slist>?
     /// The header list handed to `CURLOPT_PROXYHEADER` (headers for the proxy only).
@@ -59,12 +63,51 @@ final class CurlEasyHandle {
     }
 
     deinit {
+        if !isRetired { cleanUp() }
+        errorBuffer.deallocate()
+    }
+
+    /// Cleans up the curl handle, then what curl read without copying (header lists, the
+    /// multipart body, retained blobs, the trace log).
+    private func cleanUp() {
         curl_easy_cleanup(raw)
         Self.liveHandles.subtract(1, ordering: .relaxed)
         curl_mime_free(mime)
+        mime = nil
         curl_slist_free_all(headerList)
+        headerList = nil
         curl_slist_free_all(proxyHeaderList)
-        errorBuffer.deallocate()
+        proxyHeaderList = nil
+        retainedBlobs = RetainedBlobs()
+        debugRecorder = nil
+        isSharing = false
+    }
+
+    /// Cleans up the curl handle, as when the object is released, but keeps the object and its
+    /// error buffer for a fresh curl handle (``revive()``): a transfer that may not reuse a curl
+    /// handle (every one on a libcurl before 8.1.0, see ``CurlGlobal/clearsHeaderStateOnReuse``)
+    /// still reuses the allocations around it. Nothing of the transfer it served is left: the curl
+    /// handle and everything it read are gone; the error buffer is cleared when revived.
+    func retire() {
+        guard !isRetired else { return }
+        cleanUp()
+        isRetired = true
+    }
+
+    /// Makes a fresh curl handle for a retired object, with its error buffer installed.
+    ///
+    /// - Throws: ``RequestError/Code/transportFailure`` when curl cannot make one (the object
+    ///   stays retired).
+    func revive() throws(RequestError) {
+        guard isRetired else { return }
+        guard let handle = curl_easy_init() else {
+            throw RequestError(.transportFailure, "curl_easy_init returned no handle")
+        }
+        raw = handle
+        isRetired = false
+        Self.liveHandles.add(1, ordering: .relaxed)
+        errorBuffer.initialize(to: 0)
+        ccurl_easy_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer)
     }
 
     /// Makes the handle as good as a fresh one for the next transfer, keeping what curl keeps

@@ -2,43 +2,61 @@
 /// one: `curl_easy_init`'s allocations and initialisation, and the handle's TLS session cache,
 /// which a reused handle keeps. (libcurl 7.88 allocates the receive buffer per transfer either way.)
 ///
-/// On a libcurl before 8.1.0 the engine makes it with no capacity, so every transfer gets a fresh
-/// handle (see ``CurlGlobal/clearsHeaderStateOnReuse``).
-///
-/// A handle comes back through ``recycle(_:)`` once its transfer has left the multi handle, and is
-/// reset there (``CurlEasyHandle/reset()``: every option, callback and pointer to the finished
-/// transfer cleared), so an idle handle holds nothing of the request it served; the next transfer
-/// sets every option it needs again. Confined to the loop's owner, like the transfers (so its list
-/// skips run-time exclusivity checks).
+/// A handle comes back through ``recycle(_:reusable:)`` once its transfer has left the multi
+/// handle. When curl handles are reused (`reusesHandles`) and this one may be, it is reset there
+/// (``CurlEasyHandle/reset()``: every option, callback and pointer to the finished transfer
+/// cleared), so an idle handle holds nothing of the request it served; the next transfer sets every
+/// option it needs again. Otherwise — every handle on a libcurl before 8.1.0 (see
+/// ``CurlGlobal/clearsHeaderStateOnReuse``), or one that may not be reused — its curl handle is
+/// cleaned up and the object kept retired (``CurlEasyHandle/retire()``): the next transfer gets a
+/// fresh curl handle in it (``CurlEasyHandle/revive()``), without the object's and its error
+/// buffer's allocations. Confined to the loop's owner, like the transfers (so its list skips
+/// run-time exclusivity checks).
 final class CurlEasyHandlePool {
     /// How many idle handles the pool keeps; a handle recycled beyond that is cleaned up.
     let capacity: Int
+    /// Whether a transfer may begin on a curl handle another transfer used (reset); when not,
+    /// every transfer gets a fresh one.
+    let reusesHandles: Bool
     /// Idle handles, most recently used last (taken first: its memory is the warmest).
     @exclusivity(unchecked) private var idle: [CurlEasyHandle] = []
-    /// How many transfers began on a reused handle, readable from any thread (a test diagnostic).
+    /// How many transfers began on a reused curl handle, readable from any thread (a test
+    /// diagnostic; a retired object given a fresh curl handle is not counted).
     let reuses = TransferCounter()
 
-    /// Creates an empty pool keeping at most `capacity` idle handles.
-    init(capacity: Int) {
+    /// Creates an empty pool keeping at most `capacity` idle handles, reusing curl handles when
+    /// `reusesHandles`.
+    init(capacity: Int, reusesHandles: Bool) {
         self.capacity = capacity
+        self.reusesHandles = reusesHandles
     }
 
-    /// An idle handle, or a fresh one when there is none.
+    /// An idle handle — a reset one, or a retired one with a fresh curl handle — or a new one when
+    /// there is none.
     ///
     /// - Throws: ``RequestError/Code/transportFailure`` when curl cannot make a handle.
     func take() throws(RequestError) -> CurlEasyHandle {
         guard let handle = idle.popLast() else { return try CurlEasyHandle() }
-        reuses.increment()
+        guard handle.isRetired else {
+            reuses.increment()
+            return handle
+        }
+        try handle.revive()
         return handle
     }
 
-    /// Takes back `handle`, which is in no multi handle any more: resets it and keeps it for the
-    /// next transfer, or cleans it up when the pool is full, `reusable` is `false`, or curl still
-    /// holds its receive buffer (see ``CurlEasyHandle/hasReleasedReceiveBuffer()``).
+    /// Takes back `handle`, which is in no multi handle any more: resets it when curl handles are
+    /// reused, `reusable` is `true` and curl has let go of its receive buffer (see
+    /// ``CurlEasyHandle/hasReleasedReceiveBuffer()``), retires it otherwise, and keeps it for the
+    /// next transfer — or cleans it up when the pool is full.
     func recycle(_ handle: CurlEasyHandle, reusable: Bool = true) {
-        guard reusable, idle.count < capacity else { return }
-        handle.reset()
-        guard handle.hasReleasedReceiveBuffer() else { return }
+        guard idle.count < capacity else { return }
+        if reusesHandles, reusable {
+            handle.reset()
+            if !handle.hasReleasedReceiveBuffer() { handle.retire() }
+        } else {
+            handle.retire()
+        }
         idle.append(handle)
     }
 

@@ -22,8 +22,9 @@ final class CurlEngine: TransferEngine {
     /// The earliest moment an idle timeout could expire, in `MonotonicClock` nanoseconds.
     private var nextIdleCheck: UInt64?
 
-    /// How many reset easy handles the engine keeps for its next transfers while busy: enough for
-    /// a thousand transfers in flight to recycle theirs, rather than free and allocate one each.
+    /// How many idle easy handles (reset, or retired: see ``CurlEasyHandlePool``) the engine keeps
+    /// for its next transfers while busy: enough for a thousand transfers in flight to recycle
+    /// theirs, rather than free and allocate one each.
     static let idleHandleCapacity = 1024
     /// How many it keeps once nothing is in flight.
     static let restingHandleCapacity = 16
@@ -31,7 +32,7 @@ final class CurlEngine: TransferEngine {
     init(loop: CurlMultiLoop, options: CurlEasyOptions) {
         self.loop = loop
         self.easyOptions = options
-        handles = CurlEasyHandlePool(capacity: options.reusesHandles ? Self.idleHandleCapacity : 0)
+        handles = CurlEasyHandlePool(capacity: Self.idleHandleCapacity, reusesHandles: options.reusesHandles)
         receiveBuffers = CurlReceiveBufferChoice(configured: options.receiveBufferSize)
         loop.engine = self
     }
