@@ -48,9 +48,9 @@ extension AsyncClient {
         let operation = try prepared.withLock { $0! }.get()
         let delivery = progress.map { ProgressDelivery($0) }
         let finishing = delivery?.queue ?? DispatchQueue.global()
-        return try await perform(operation.request) { complete in
+        return try await perform(operation.request) { link in
             operation.events(progress: delivery?.handler) { outcome in
-                finishing.async { complete(operation.finish(outcome)) }
+                finishing.async { link.resume(with: operation.finish(outcome)) }
             }
         }.get()
     }

@@ -32,8 +32,8 @@ public final class AsyncClient: Sendable {
         _ request: Request, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(RequestError) -> Response {
         guard let progress else {
-            // The completion is the task's own resumption: no closure around it.
-            return try await perform(request) { TransferEvents(onComplete: $0) }.get()
+            // The completion resumes the task itself: one closure, holding the link alone.
+            return try await perform(request) { link in TransferEvents { link.resume(with: $0) } }.get()
         }
         return try await send(request, reportingTo: ProgressDelivery(progress)).get()
     }
@@ -42,15 +42,20 @@ public final class AsyncClient: Sendable {
     /// async frame of every plain `send` (see ``perform(_:events:)``).
     @inline(never)
     private func send(_ request: Request, reportingTo delivery: ProgressDelivery) async -> Result<Response, RequestError> {
-        await perform(request) { complete in
-            var events = TransferEvents { result in delivery.queue.async { complete(result) } }
+        await perform(request) { link in
+            var events = TransferEvents { result in delivery.queue.async { link.resume(with: result) } }
             events.onProgress = delivery.handler
             return events
         }
     }
 
-    /// Starts `request` with the events `makeEvents` builds around a completion, and suspends until
-    /// that completion runs. Cancelling the task cancels the transfer.
+    /// Starts `request` with the events `makeEvents` builds around the task's link (whose
+    /// ``AsyncTransferLink/resume(with:)`` is the completion), and suspends until the completion
+    /// runs. Cancelling the task cancels the transfer.
+    ///
+    /// The events are given the link, not a completion closure made here: a closure made in this
+    /// generic function and called through the caller's concrete type was wrapped in a
+    /// reabstraction thunk, one more allocation per request.
     ///
     /// Inlined into its callers in optimized builds, so that a request adds one async frame, not
     /// two: a task's frames come from its allocator's slabs (about a thousand bytes each), and
@@ -61,7 +66,7 @@ public final class AsyncClient: Sendable {
     @inline(__always)
     func perform<Value: Sendable>(
         _ request: Request,
-        events makeEvents: (@escaping @Sendable (consuming Result<Value, RequestError>) -> Void) -> TransferEvents
+        events makeEvents: (AsyncTransferLink<Value>) -> TransferEvents
     ) async -> Result<Value, RequestError> {
         guard !Task.isCancelled else { return await performCancelled(request, events: makeEvents) }
         let link = AsyncTransferLink<Value>()
@@ -70,7 +75,7 @@ public final class AsyncClient: Sendable {
                 link.wait(on: continuation)
                 // The task's thread starts the transfer itself when the transport is idle (a
                 // sequential caller): one thread hand-off fewer before the request is sent.
-                transport.startSending(request, events: makeEvents { link.resume(with: $0) }) { link.attach($0) }
+                transport.startSending(request, events: makeEvents(link)) { link.attach($0) }
             }
         } onCancel: {
             link.cancel()
@@ -83,12 +88,12 @@ public final class AsyncClient: Sendable {
     @inline(never)
     private func performCancelled<Value: Sendable>(
         _ request: Request,
-        events makeEvents: (@escaping @Sendable (consuming Result<Value, RequestError>) -> Void) -> TransferEvents
+        events makeEvents: (AsyncTransferLink<Value>) -> TransferEvents
     ) async -> Result<Value, RequestError> {
         let link = AsyncTransferLink<Value>()
         return await withUnsafeContinuation { continuation in
             link.wait(on: continuation)
-            transport.startCancelled(request, events: makeEvents { link.resume(with: $0) })
+            transport.startCancelled(request, events: makeEvents(link))
         }
     }
 }
