@@ -45,6 +45,8 @@ struct ProcessFigures {
     var descriptors = count("/proc/self/fd")
     var threads = count("/proc/self/task")
     var handles = Transport._liveCurlHandleCount
+    /// Live curl transfers (a transfer leaked after giving its handle back shows here only).
+    var transfers = Transport._liveCurlTransferCount
     /// Resident bytes after `malloc_trim(0)`: freed heap handed back to the system first, so the
     /// figure is live memory, not what glibc's arenas kept for reuse.
     var residentBytes: Int = {
@@ -120,7 +122,7 @@ func settled(_ server: FaultServer, backTo baseline: ProcessFigures? = nil) -> P
     let deadline = DispatchTime.now() + .seconds(30)
     while DispatchTime.now() < deadline {
         let isBack = baseline.map { count("/proc/self/fd") <= $0.descriptors } ?? true
-        if server.openConnections == 0, Transport._liveCurlHandleCount == 0, isBack { break }
+        if server.openConnections == 0, Transport._liveCurlHandleCount == 0, Transport._liveCurlTransferCount == 0, isBack { break }
         usleep(10_000)
     }
     return ProcessFigures()
@@ -169,7 +171,7 @@ func probeFaults(server _: TestServer) -> Never {
             let after = settled(server, backTo: baseline)
             peakResident = max(peakResident, after.residentBytes)
             let cpu = String(format: "%.3f", after.cpuSeconds - before.cpuSeconds)
-            print("fault name=\(probe.name) tls=\(probe.tls) style=\(style) outcome=\(outcome) fd=\(after.descriptors) threads=\(after.threads) handles=\(after.handles) rss=\(after.residentBytes) cpu=\(cpu)")
+            print("fault name=\(probe.name) tls=\(probe.tls) style=\(style) outcome=\(outcome) fd=\(after.descriptors) threads=\(after.threads) handles=\(after.handles) transfers=\(after.transfers) rss=\(after.residentBytes) cpu=\(cpu)")
         }
     }
     _ = settled(at: baseline.threads, within: 5) { count("/proc/self/task") }  // worker threads finish exiting

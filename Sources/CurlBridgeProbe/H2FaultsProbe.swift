@@ -135,6 +135,7 @@ func probeH2Faults(server: TestServer, rounds: Int) -> Never {
         Thread.sleep(forTimeInterval: 0.5)  // the fault servers close their sides asynchronously
         let descriptorsBefore = count("/proc/self/fd")
         let threadsBefore = count("/proc/self/task"), handlesBefore = Transport._liveCurlHandleCount
+        let transfersBefore = Transport._liveCurlTransferCount
         let residentBefore = residentKiB()
         for round in 0..<rounds {
             try runH2Faults(server: server, configuration: configuration, report: round == 0)
@@ -142,8 +143,9 @@ func probeH2Faults(server: TestServer, rounds: Int) -> Never {
         let descriptorsAfter = settled(at: descriptorsBefore) { count("/proc/self/fd") }
         let threadsAfter = settled(at: threadsBefore) { count("/proc/self/task") }
         let handlesAfter = settled(at: handlesBefore) { Transport._liveCurlHandleCount }
+        let transfersAfter = settled(at: transfersBefore) { Transport._liveCurlTransferCount }
         Thread.sleep(forTimeInterval: 0.3)  // the fault servers' TLS handlers let go after 100 ms
-        print("h2-faults rounds=\(rounds) fdBefore=\(descriptorsBefore) fdAfter=\(descriptorsAfter) threadsBefore=\(threadsBefore) threadsAfter=\(threadsAfter) handlesBefore=\(handlesBefore) handlesAfter=\(handlesAfter) rssBeforeKiB=\(residentBefore) rssAfterKiB=\(residentKiB())")
+        print("h2-faults rounds=\(rounds) fdBefore=\(descriptorsBefore) fdAfter=\(descriptorsAfter) threadsBefore=\(threadsBefore) threadsAfter=\(threadsAfter) handlesBefore=\(handlesBefore) handlesAfter=\(handlesAfter) transfersBefore=\(transfersBefore) transfersAfter=\(transfersAfter) rssBeforeKiB=\(residentBefore) rssAfterKiB=\(residentKiB())")
     } catch {
         print("h2-faults failed: \(error)")
         exit(1)

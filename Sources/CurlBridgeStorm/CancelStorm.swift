@@ -109,9 +109,10 @@ struct CancelStorm {
                 + " \(report.summary)"
                 + " fdBefore=\(before.descriptors) fdAfter=\(after.descriptors)"
                 + " threadsBefore=\(before.threads) threadsAfter=\(after.threads)"
-                + " handlesBefore=\(before.easyHandles) handlesAfter=\(after.easyHandles)")
+                + " handlesBefore=\(before.easyHandles) handlesAfter=\(after.easyHandles)"
+                + " transfersAfter=\(after.transfers)")
         try server.shutdownAndWait()
-        let clean = report.isClean && after.descriptors <= before.descriptors && after.easyHandles == 0
+        let clean = report.isClean && after.descriptors <= before.descriptors && after.easyHandles == 0 && after.transfers == 0
             && after.threads <= before.threads + 4
         return clean ? 0 : 1
     }

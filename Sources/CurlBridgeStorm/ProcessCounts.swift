@@ -1,12 +1,15 @@
 import CurlBridge
 import Foundation
 
-/// What a leak shows up in: open descriptors, threads, live curl easy handles and resident memory
-/// of this process.
+/// What a leak shows up in: open descriptors, threads, live curl easy handles and transfers, and
+/// resident memory of this process.
 struct ProcessCounts: CustomStringConvertible {
     var descriptors: Int
     var threads: Int
     var easyHandles: Int
+    /// Live curl transfers: a transfer gives its easy handle back when it ends, so one leaked after
+    /// that shows here only.
+    var transfers: Int
     /// Resident set size in KiB (`VmRSS` of /proc/self/status), after `malloc_trim(0)`: freed heap
     /// that glibc keeps in its arenas is returned first, so what remains is memory in use.
     var residentKiB: Int
@@ -15,7 +18,8 @@ struct ProcessCounts: CustomStringConvertible {
     static func now() -> ProcessCounts {
         ProcessCounts(
             descriptors: entries(in: "/proc/self/fd"), threads: entries(in: "/proc/self/task"),
-            easyHandles: Transport._liveCurlHandleCount, residentKiB: residentKiB())
+            easyHandles: Transport._liveCurlHandleCount, transfers: Transport._liveCurlTransferCount,
+            residentKiB: residentKiB())
     }
 
     /// The counts once descriptors, threads and handles are back to `baseline` (plus
@@ -27,7 +31,7 @@ struct ProcessCounts: CustomStringConvertible {
         var counts = now()
         while Date() < deadline,
             counts.descriptors > baseline.descriptors || counts.threads > baseline.threads + threadSlack
-                || counts.easyHandles > baseline.easyHandles
+                || counts.easyHandles > baseline.easyHandles || counts.transfers > baseline.transfers
         {
             Thread.sleep(forTimeInterval: 0.05)
             counts = now()
@@ -36,7 +40,7 @@ struct ProcessCounts: CustomStringConvertible {
     }
 
     var description: String {
-        "fd=\(descriptors) threads=\(threads) handles=\(easyHandles) rssKiB=\(residentKiB)"
+        "fd=\(descriptors) threads=\(threads) handles=\(easyHandles) transfers=\(transfers) rssKiB=\(residentKiB)"
     }
 
     private static func entries(in directory: String) -> Int {

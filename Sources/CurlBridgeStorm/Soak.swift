@@ -95,11 +95,12 @@ struct Soak {
                 + " rssDriftPercent=\(LatencySummary.format(report.driftPercent))"
                 + " fdBefore=\(baseline.descriptors) fdAfter=\(after.descriptors)"
                 + " threadsBefore=\(baseline.threads) threadsAfter=\(after.threads)"
-                + " handlesBefore=\(baseline.easyHandles) handlesAfter=\(after.easyHandles)")
+                + " handlesBefore=\(baseline.easyHandles) handlesAfter=\(after.easyHandles)"
+                + " transfersAfter=\(after.transfers)")
         if options.leaksOnPurpose { Soak.leakOnPurpose() }
         let clean = report.healthyFailures == 0 && (options.ignoresResidentMemory || report.driftPercent < 5)
             && after.descriptors <= baseline.descriptors
-            && after.threads <= baseline.threads + 4 && after.easyHandles == 0
+            && after.threads <= baseline.threads + 4 && after.easyHandles == 0 && after.transfers == 0
         return clean ? 0 : 1
     }
 

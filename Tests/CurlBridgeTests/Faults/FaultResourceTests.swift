@@ -25,6 +25,7 @@ struct FaultResourceTests {
             let name = "\(run["name"] ?? "?") tls=\(run["tls"] ?? "?") \(run["style"] ?? "?")"
             #expect(Int(run["fd"] ?? "") ?? .max <= Int(baseline["fd"] ?? "") ?? 0, "descriptors after \(name): \(run["fd"] ?? "?"), baseline \(baseline["fd"] ?? "?")")
             #expect(run["handles"] == "0", "curl handles alive after \(name): \(run["handles"] ?? "?")")
+            #expect(run["transfers"] == "0", "curl transfers alive after \(name): \(run["transfers"] ?? "?")")
             if name.contains("bomb") {
                 // CPU time (not wall-clock) of one bomb, a generous bound: the cap stops decoding.
                 #expect((Double(run["cpu"] ?? "") ?? .infinity) < 20, "CPU seconds for \(name): \(run["cpu"] ?? "?")")

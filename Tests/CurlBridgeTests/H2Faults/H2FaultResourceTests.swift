@@ -17,6 +17,7 @@ struct H2FaultResourceTests {
         #expect(number("fdAfter") <= number("fdBefore"), "\(summary)")
         #expect(number("threadsAfter") <= number("threadsBefore") + 4, "\(summary)")
         #expect(number("handlesAfter") == number("handlesBefore"), "\(summary)")
+        #expect(number("transfersAfter") == number("transfersBefore"), "\(summary)")
         #expect(number("rssAfterKiB") - number("rssBeforeKiB") <= 8 << 10, "\(summary)")
 
         let faults = Dictionary(uniqueKeysWithValues: lines.filter { $0.hasPrefix("h2-faults fault=") }.map {

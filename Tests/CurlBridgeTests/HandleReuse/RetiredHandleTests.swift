@@ -38,6 +38,15 @@ import Testing
         #expect(try pool.take() === handle && pool.reuses.value == 1)
     }
 
+    @Test func aResetHandleIsTakenBeforeARetiredOne() throws {
+        let pool = CurlEasyHandlePool(capacity: 4, reusesHandles: true)
+        let (retiring, resetting) = (try pool.take(), try pool.take())
+        pool.recycle(retiring, reusable: false)
+        pool.recycle(resetting)
+        #expect(try pool.take() === resetting && pool.reuses.value == 1)  // it keeps its TLS session cache
+        #expect(try pool.take() === retiring && !retiring.isRetired && pool.reuses.value == 1)
+    }
+
     @Test func aFullPoolKeepsNoMoreHandles() throws {
         let pool = CurlEasyHandlePool(capacity: 1, reusesHandles: false)
         let (a, b) = (try pool.take(), try pool.take())

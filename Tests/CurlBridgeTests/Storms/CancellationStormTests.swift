@@ -18,6 +18,7 @@ import Testing
         #expect(report["unexpected"] == 0, "\(output)")
         #expect((report["cancelled"] ?? 0) > 0, "\(output)")
         #expect(report["handlesAfter"] == 0, "\(output)")
+        #expect(report["transfersAfter"] == 0, "\(output)")
         #expect((report["fdAfter"] ?? .infinity) <= (report["fdBefore"] ?? 0), "\(output)")
         #expect((report["threadsAfter"] ?? .infinity) <= (report["threadsBefore"] ?? 0) + 4, "\(output)")
         #expect(status == 0, "\(output)")

@@ -16,7 +16,8 @@ internal import CCurl
 /// callback can reach it any more. Between transfers a handle may wait in its loop's
 /// ``CurlEasyHandlePool``, reset (``reset()``) — or retired (``retire()``): its curl handle
 /// cleaned up, this object and its error buffer kept for the fresh curl handle of the next
-/// transfer (``revive()``). Being confined, its fields skip run-time exclusivity checks.
+/// transfer (``revive()``). Being confined, its curl pointer and lists skip run-time exclusivity
+/// checks.
 final class CurlEasyHandle {
     /// How many easy handles exist in the process: a leak check for tests and soaks.
     static let liveHandles = Atomic<Int>(0)
@@ -87,10 +88,11 @@ final class CurlEasyHandle {
     /// error buffer for a fresh curl handle (``revive()``): a transfer that may not reuse a curl
     /// handle (every one on a libcurl before 8.1.0, see ``CurlGlobal/clearsHeaderStateOnReuse``)
     /// still reuses the allocations around it. Nothing of the transfer it served is left: the curl
-    /// handle and everything it read are gone; the error buffer is cleared when revived.
+    /// handle and everything it read are gone, and the error buffer is cleared.
     func retire() {
         guard !isRetired else { return }
         cleanUp()
+        errorBuffer.update(repeating: 0, count: Int(ccurl_error_size))
         isRetired = true
     }
 
@@ -120,6 +122,7 @@ final class CurlEasyHandle {
     /// cleanup); header lists, the multipart body, retained blobs and the trace log are released;
     /// the error buffer is cleared and installed again.
     func reset() {
+        assert(!isRetired, "a retired easy handle was reset")
         if isSharing {
             _ = ccurl_easy_setopt_pointer(raw, CURLOPT_COOKIEFILE, nil)
             _ = ccurl_easy_setopt_share(raw, nil)
@@ -144,7 +147,8 @@ final class CurlEasyHandle {
     /// streams): a handle still holding one refuses any new size with `CURLE_BAD_FUNCTION_ARGUMENT`
     /// — asking is how to tell — and is not reused. Call after ``reset()``.
     func hasReleasedReceiveBuffer() -> Bool {
-        ccurl_easy_setopt_long(raw, CURLOPT_BUFFERSIZE, Int(CURL_MAX_WRITE_SIZE)) == CURLE_OK
+        assert(!isRetired, "a retired easy handle was asked for its receive buffer")
+        return ccurl_easy_setopt_long(raw, CURLOPT_BUFFERSIZE, Int(CURL_MAX_WRITE_SIZE)) == CURLE_OK
     }
 
     /// curl's error text for the last failure of this handle, or `""`.

@@ -18,8 +18,11 @@ final class CurlEasyHandlePool {
     /// Whether a transfer may begin on a curl handle another transfer used (reset); when not,
     /// every transfer gets a fresh one.
     let reusesHandles: Bool
-    /// Idle handles, most recently used last (taken first: its memory is the warmest).
+    /// Reset handles, most recently used last (taken first: its memory is the warmest).
     @exclusivity(unchecked) private var idle: [CurlEasyHandle] = []
+    /// Retired handle objects (no curl handle), taken when no reset handle is left: a reset one
+    /// keeps its TLS session cache, a revived one starts without.
+    @exclusivity(unchecked) private var retired: [CurlEasyHandle] = []
     /// How many transfers began on a reused curl handle, readable from any thread (a test
     /// diagnostic; a retired object given a fresh curl handle is not counted).
     let reuses = TransferCounter()
@@ -36,11 +39,11 @@ final class CurlEasyHandlePool {
     ///
     /// - Throws: ``RequestError/Code/transportFailure`` when curl cannot make a handle.
     func take() throws(RequestError) -> CurlEasyHandle {
-        guard let handle = idle.popLast() else { return try CurlEasyHandle() }
-        guard handle.isRetired else {
+        if let handle = idle.popLast() {
             reuses.increment()
             return handle
         }
+        guard let handle = retired.popLast() else { return try CurlEasyHandle() }
         try handle.revive()
         return handle
     }
@@ -50,25 +53,25 @@ final class CurlEasyHandlePool {
     /// ``CurlEasyHandle/hasReleasedReceiveBuffer()``), retires it otherwise, and keeps it for the
     /// next transfer — or cleans it up when the pool is full.
     func recycle(_ handle: CurlEasyHandle, reusable: Bool = true) {
-        guard idle.count < capacity else { return }
+        guard idle.count + retired.count < capacity else { return }
         if reusesHandles, reusable {
             handle.reset()
-            if !handle.hasReleasedReceiveBuffer() { handle.retire() }
-        } else {
-            handle.retire()
+            if handle.hasReleasedReceiveBuffer() { return idle.append(handle) }
         }
-        idle.append(handle)
+        handle.retire()
+        retired.append(handle)
     }
 
-    /// Cleans up idle handles beyond the `count` most recently used (when the loop goes idle: a
-    /// burst's handles are not kept once it is over).
+    /// Cleans up reset handles, and retired objects, beyond the `count` most recently used of each
+    /// (when the loop goes idle: a burst's handles are not kept once it is over).
     func trim(to count: Int) {
-        guard idle.count > count else { return }
-        idle.removeFirst(idle.count - count)
+        if idle.count > count { idle.removeFirst(idle.count - count) }
+        if retired.count > count { retired.removeFirst(retired.count - count) }
     }
 
     /// Cleans up every idle handle (when the loop closes).
     func drain() {
         idle.removeAll()
+        retired.removeAll()
     }
 }

@@ -14,7 +14,8 @@ final class CurlEngine: TransferEngine {
     /// Transfers in flight, by request id; holding them here keeps curl's callback pointers valid.
     /// No run-time exclusivity check: only the loop's thread reaches it.
     @exclusivity(unchecked) private var transfers = RequestTable<CurlTransfer>()
-    /// Easy handles between transfers; none are kept where reuse is unsafe.
+    /// Easy handles between transfers: reset ones where curl handles are reused, retired objects
+    /// (no curl handle) where reuse is unsafe.
     private let handles: CurlEasyHandlePool
     /// The receive buffer of each transfer, by what its body goes to and the last collected body's size.
     @exclusivity(unchecked) private var receiveBuffers: CurlReceiveBufferChoice

@@ -15,6 +15,14 @@ internal import CCurl
 /// Not `Sendable`: created, driven and finished on its transport's loop. curl's callbacks find it
 /// through an unretained pointer; the engine's table keeps it alive while curl holds that pointer.
 final class CurlTransfer {
+    /// How many transfers exist in the process: a leak check for tests and soaks. A transfer
+    /// gives its curl handle back when it leaves the multi handle, so a transfer something still
+    /// holds after that shows here, not in ``CurlEasyHandle/liveCount``.
+    static let live = LiveCount()
+
+    /// Counts this transfer in ``live`` while it exists (first, so that a transfer whose
+    /// initializer throws is uncounted when its stored properties are destroyed).
+    private let counted = LiveCount.Member(of: live)
     /// The number of the request it belongs to.
     let id: UInt64
     /// The request being sent.
@@ -45,7 +53,8 @@ final class CurlTransfer {
     /// shares one stream, which belongs to the send that started it.
     var ownsBodyStream = false
 
-    /// Creates a transfer on `easy` (fresh, or reset by its pool), configured and ready to join a
+    /// Creates a transfer on `easy` (fresh, reset by its pool, or a retired object given a fresh
+    /// curl handle), configured and ready to join a
     /// multi handle, with a `receiveBufferSize`-byte receive buffer.
     ///
     /// - Throws: ``RequestError`` if curl refuses an option.
