@@ -53,26 +53,30 @@ final class CurlEasyHandle {
     /// - Throws: ``RequestError/Code/transportFailure`` when curl cannot make one.
     init() throws(RequestError) {
         try CurlGlobal.ensureInitialized()
+        raw = try Self.makeCurlHandle()
+        errorBuffer = .allocate(capacity: ccurl_error_size)
+        installErrorBuffer()
+    }
+
+    /// A new `CURL *`, counted in ``liveHandles``.
+    private static func makeCurlHandle() throws(RequestError) -> UnsafeMutableRawPointer {
         guard let handle = curl_easy_init() else {
             throw RequestError(.transportFailure, "curl_easy_init returned no handle")
         }
-        raw = handle
-        Self.liveHandles.add(1, ordering: .relaxed)
-        errorBuffer = .allocate(capacity: ccurl_error_size)
+        liveHandles.add(1, ordering: .relaxed)
+        return handle
+    }
+
+    /// Empties the error buffer and hands it to the curl handle (`CURLOPT_ERRORBUFFER`): a fresh
+    /// or reset handle has none.
+    private func installErrorBuffer() {
         errorBuffer.initialize(to: 0)
         ccurl_easy_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer)
     }
 
-    deinit {
-        if !isRetired { cleanUp() }
-        errorBuffer.deallocate()
-    }
-
-    /// Cleans up the curl handle, then what curl read without copying (header lists, the
-    /// multipart body, retained blobs, the trace log).
-    private func cleanUp() {
-        curl_easy_cleanup(raw)
-        Self.liveHandles.subtract(1, ordering: .relaxed)
+    /// Releases what curl read without copying: header lists, the multipart body, retained
+    /// blobs, the trace log. Only once curl no longer reads them (cleaned up, or reset).
+    private func releaseWhatCurlRead() {
         curl_mime_free(mime)
         mime = nil
         curl_slist_free_all(headerList)
@@ -81,6 +85,18 @@ final class CurlEasyHandle {
         proxyHeaderList = nil
         retainedBlobs = RetainedBlobs()
         debugRecorder = nil
+    }
+
+    deinit {
+        if !isRetired { cleanUp() }
+        errorBuffer.deallocate()
+    }
+
+    /// Cleans up the curl handle (which detaches it from any share), then what curl read.
+    private func cleanUp() {
+        curl_easy_cleanup(raw)
+        Self.liveHandles.subtract(1, ordering: .relaxed)
+        releaseWhatCurlRead()
         isSharing = false
     }
 
@@ -102,14 +118,9 @@ final class CurlEasyHandle {
     ///   stays retired).
     func revive() throws(RequestError) {
         guard isRetired else { return }
-        guard let handle = curl_easy_init() else {
-            throw RequestError(.transportFailure, "curl_easy_init returned no handle")
-        }
-        raw = handle
+        raw = try Self.makeCurlHandle()
         isRetired = false
-        Self.liveHandles.add(1, ordering: .relaxed)
-        errorBuffer.initialize(to: 0)
-        ccurl_easy_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer)
+        installErrorBuffer()
     }
 
     /// Makes the handle as good as a fresh one for the next transfer, keeping what curl keeps
@@ -129,16 +140,8 @@ final class CurlEasyHandle {
             isSharing = false
         }
         curl_easy_reset(raw)
-        curl_mime_free(mime)
-        mime = nil
-        curl_slist_free_all(headerList)
-        headerList = nil
-        curl_slist_free_all(proxyHeaderList)
-        proxyHeaderList = nil
-        retainedBlobs = RetainedBlobs()
-        debugRecorder = nil
-        errorBuffer.initialize(to: 0)
-        ccurl_easy_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer)
+        releaseWhatCurlRead()
+        installErrorBuffer()
     }
 
     /// Whether curl let go of the handle's receive buffer when its transfer ended, so that the
