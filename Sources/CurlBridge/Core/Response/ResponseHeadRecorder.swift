@@ -6,42 +6,59 @@
 /// Fed only lines ``ResponseHeadGuard`` accepted, with what the guard read each as. A status line
 /// starts a new head (an interim `1xx` head, or a challenge curl answered, is replaced by the
 /// next); trailers after the final head are left out.
+///
+/// The lines go straight into the block's storage. Once a block is handed out, its storage is
+/// never written again: a later line goes into a copy.
 struct ResponseHeadRecorder {
-    /// The field lines of the latest head so far.
-    private var lines: [UInt8] = []
-    /// The block of the lines so far, made once they stop changing.
-    private var block: ResponseHeaderBlock?
+    /// The lines of the latest head so far; `nil` until the first status line.
+    private var storage: ResponseHeaderBlock.Storage?
+    /// Whether ``storage`` is in a block handed out.
+    private var isHandedOut = false
+
+    /// The room the first status line makes: a typical head's.
+    static let initialCapacity = 512
 
     /// An empty recorder, holding no memory until the first status line (see ``take(_:as:)``).
     init() {}
 
     /// The field lines of the latest head so far.
     mutating func headerBlock() -> ResponseHeaderBlock {
-        if let block { return block }
-        let made = ResponseHeaderBlock(lines: lines)
-        block = made
-        return made
+        let storage = storage ?? ResponseHeaderBlock.Storage.make(capacity: 0)
+        self.storage = storage
+        isHandedOut = true
+        return ResponseHeaderBlock(sealed: storage)
     }
 
     /// Takes one line, line ending included, which the guard read as `kind`.
     mutating func take(_ line: UnsafeRawBufferPointer, as kind: ResponseHeadGuard.LineKind) {
         switch kind {
         case .statusLine:
-            // A status line starts the next head. The first makes room for a typical head (room,
-            // not zeroed bytes: filling 512 bytes costs more than the appends it would spare), so
-            // a transfer still waiting for its answer holds none (1,000 in flight, issue 37).
-            if lines.capacity == 0 {
-                lines.reserveCapacity(512)
+            // A status line starts the next head. The first makes room for a typical head, so a
+            // transfer still waiting for its answer holds none (1,000 in flight, issue 37).
+            if let storage, !isHandedOut {
+                storage.removeAll()
             } else {
-                lines.removeAll(keepingCapacity: true)
+                storage = .make(capacity: Self.initialCapacity)
+                isHandedOut = false
             }
-            if block != nil { block = nil }
         case .headField:
-            // As typed bytes, which the array copies as a block rather than byte by byte.
-            lines.append(contentsOf: line.assumingMemoryBound(to: UInt8.self))
-            if block != nil { block = nil }
+            // Appended through the stored reference, not a local copy of it: no retain and
+            // release per line.
+            if !isHandedOut, storage?.append(line) == true { return }
+            makeRoom(adding: line.count)
+            let appended = storage.unsafelyUnwrapped.append(line)
+            precondition(appended, "a header block made with room for a line took it")
         case .otherField, .blank:
             break  // a trailer, or the end of a head
         }
+    }
+
+    /// Replaces the storage by a copy that is not handed out and has room for `extra` more bytes
+    /// (double, at least).
+    private mutating func makeRoom(adding extra: Int) {
+        let count = storage?.count ?? 0
+        let capacity = max(Self.initialCapacity, 2 * count, count + extra)
+        storage = storage?.copy(capacity: capacity) ?? .make(capacity: capacity)
+        isHandedOut = false
     }
 }

@@ -13,47 +13,44 @@ import HTTPTypes
 /// surrounding spaces and tabs, and an obsolete folded line joins the previous value after one
 /// space.
 ///
-/// A copy shares the block: one allocation, the lock's, holds the lines and then the fields.
-struct ResponseHeaderBlock: Sendable {
-    /// What the block holds: the field lines, each with its line ending, until they are parsed.
-    private enum Content {
-        case lines([UInt8])
-        case fields(HTTPFields)
-    }
-
-    private let content: PosixLock<Content>
+/// A copy shares the block. One heap object (``Storage``) holds the lines, the lock that guards
+/// the first parse and then the fields: the recorder writes the lines straight into it, so a
+/// response's head costs one allocation, not one for the lines and another for a lock around them.
+///
+/// `@unchecked Sendable`: a block's storage is written by one thread before the block exists, its
+/// lines are read-only afterwards, and the parsed fields are read and written only between
+/// `pthread_mutex_lock` and `pthread_mutex_unlock`.
+struct ResponseHeaderBlock: @unchecked Sendable {
+    private let storage: Storage
 
     /// A block of `lines`.
     init(lines: [UInt8]) {
-        content = PosixLock(.lines(lines))
+        let storage = Storage.make(capacity: lines.count)
+        let appended = lines.withUnsafeBytes { storage.append($0) }
+        precondition(appended, "a header block made for its lines has room for them")
+        self.storage = storage
+    }
+
+    /// The block of what `storage` holds, which nothing writes any more.
+    init(sealed storage: Storage) {
+        self.storage = storage
     }
 
     /// The fields, parsed on first use.
     var fields: HTTPFields {
-        content.withLock { content in
-            switch content {
-            case .fields(let fields):
-                return fields
-            case .lines(let lines):
-                let fields = Self.parse(lines)
-                content = .fields(fields)
-                return fields
-            }
-        }
+        storage.fields(parsing: Self.parse)
     }
 
-    /// The fields of `lines`.
-    private static func parse(_ lines: [UInt8]) -> HTTPFields {
+    /// The fields of `bytes`, field lines each with its line ending.
+    private static func parse(_ bytes: UnsafeRawBufferPointer) -> HTTPFields {
         var collected: [HTTPField] = []
-        lines.withUnsafeBytes { bytes in
-            var start = 0
-            while start < bytes.count {
-                var end = start
-                while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
-                let line = ResponseHeadGuard.withoutLineEnding(UnsafeRawBufferPointer(rebasing: bytes[start..<min(end + 1, bytes.count)]))
-                take(line, into: &collected)
-                start = end + 1
-            }
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            let line = ResponseHeadGuard.withoutLineEnding(UnsafeRawBufferPointer(rebasing: bytes[start..<min(end + 1, bytes.count)]))
+            take(line, into: &collected)
+            start = end + 1
         }
         var fields = HTTPFields()
         fields.reserveCapacity(collected.count)
