@@ -4,7 +4,9 @@ import HTTPTypes
 import Testing
 
 /// ``ResponseHeadRecorder`` writes the lines into the storage of the block it hands out: a block,
-/// once handed out, must never see a line recorded after it, however the recorder goes on.
+/// once handed out, must never see a line recorded after it, however the recorder goes on. (A
+/// copy of the recorder, which could write on into a block the original handed out, is refused
+/// by the compiler: the recorder and its ``TransferState`` are `~Copyable`.)
 @Suite struct ResponseHeadRecorderTests {
     /// Feeds `lines` as the guard would classify them: `HTTP/` lines start a head, empty lines end one.
     static func feed(_ recorder: inout ResponseHeadRecorder, _ lines: [String]) {
@@ -53,11 +55,29 @@ import Testing
         #expect(fields[values: Self.name("X-Many")] == values)
     }
 
-    @Test func noStatusLineRecordsNoFields() {
+    @Test func anEmptyRecorderHasNoFields() {
         var recorder = ResponseHeadRecorder()
         #expect(recorder.headerBlock().fields.isEmpty)
         Self.feed(&recorder, ["HTTP/1.1 204 No Content\r\n", "X-E: e\r\n"])
         #expect(Array(recorder.headerBlock().fields) == [HTTPField(name: Self.name("X-E"), value: "e")])
+    }
+
+    /// Once the only block of a head is gone, the recorder writes its storage again: fields parsed
+    /// for that block must not be served for the next head's lines.
+    @Test func fieldsParsedForADroppedBlockAreNotServedForTheNextHead() {
+        var recorder = ResponseHeadRecorder()
+        Self.feed(&recorder, ["HTTP/1.1 401 Unauthorized\r\n", "Set-Cookie: secret=1\r\n"])
+        do {
+            let challenge = recorder.headerBlock()
+            #expect(challenge.fields[.setCookie] == "secret=1")
+        }
+        Self.feed(&recorder, ["X-More: m\r\n"])
+        #expect(Array(recorder.headerBlock().fields).map(\.value) == ["secret=1", "m"])
+        Self.feed(&recorder, ["HTTP/1.1 200 OK\r\n", "X-G: g\r\n"])
+        #expect(Array(recorder.headerBlock().fields) == [HTTPField(name: Self.name("X-G"), value: "g")])
+        // A head with no field lines at all, after a parsed block was dropped.
+        Self.feed(&recorder, ["HTTP/1.1 204 No Content\r\n", "\r\n"])
+        #expect(recorder.headerBlock().fields.isEmpty)
     }
 
     /// A response is `Sendable`: the first read of its fields parses them once, under the block's

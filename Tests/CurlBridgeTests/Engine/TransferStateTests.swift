@@ -34,9 +34,9 @@ import Testing
         var state = try Self.state()
         #expect(Self.feed(&state, "HTTP/1.1 200 OK\r\n") == (.accept, .readOn))
         #expect(Self.feed(&state, "Content-Length: 5\r\n") == (.accept, .readOn))
-        #expect(!state.hasFinalHead)
+        #expect(state.hasFinalHead == false)
         #expect(Self.feed(&state, "\r\n") == (.finalHeadEnded(status: 200, declaredLength: 5), .headEnded))
-        #expect(state.hasFinalHead)
+        #expect(state.hasFinalHead == true)
         let block = state.headerBlock()
         #expect(block.fields[.contentLength] == "5")
         let verdict = state.headArrived(Self.head(200))
@@ -195,7 +195,7 @@ import Testing
         _ = state.progressed(sent: 0, received: 100, at: 9)
         #expect(state.idleClock?.deadline(connectedAfter: 0) == 9 + limit)
 
-        #expect(!state.isPaused)
+        #expect(state.isPaused == false)
         let resumed = state.resumeSending(at: 10)  // not paused: nothing to resume
         #expect(!resumed)
         state.pauseSending()
@@ -204,7 +204,7 @@ import Testing
         let resumed2 = state.resumeSending(at: 11)
         #expect(resumed2)
         state.resumeReceiving(at: 12)
-        #expect(!state.isPaused)
+        #expect(state.isPaused == false)
         #expect(state.idleClock?.deadline(connectedAfter: 0) == 12 + limit)
     }
 }

@@ -9,7 +9,7 @@ import HTTPTypes
 /// The decisions are its parts': ``ResponseHeadGuard`` checks lines, ``ChallengeHold`` keeps a
 /// `401` curl may answer, ``ResendRule`` says what may go twice, ``IdleClock`` and
 /// ``ProgressThrottle`` pace silence and progress. This value runs them, in order, once.
-struct TransferState {
+struct TransferState: ~Copyable {
     /// The request's method: whether its response has a body, and how a refused re-send reads.
     let method: HTTPRequest.Method
     /// What ``ResendRule`` needs to know of the request.

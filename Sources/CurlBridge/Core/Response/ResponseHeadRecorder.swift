@@ -8,9 +8,12 @@
 /// next); trailers after the final head are left out.
 ///
 /// The lines go straight into the block's storage. Once a block is handed out, its storage is
-/// never written again: a later line goes into a copy.
-struct ResponseHeadRecorder {
-    /// The lines of the latest head so far; `nil` until the first status line.
+/// never written again: a later line goes into a copy, a later head into new storage. The
+/// recorder is not copyable (nor is its ``TransferState``), so no copy of it can write into a
+/// block the original handed out: that guarantee, checked by the compiler at no cost per line, is
+/// what makes a block's lines immutable (``ResponseHeaderBlock``'s `@unchecked Sendable`).
+struct ResponseHeadRecorder: ~Copyable {
+    /// The lines of the latest head so far; `nil` until the first status line or block.
     private var storage: ResponseHeaderBlock.Storage?
     /// Whether ``storage`` is in a block handed out.
     private var isHandedOut = false
@@ -35,7 +38,7 @@ struct ResponseHeadRecorder {
         case .statusLine:
             // A status line starts the next head. The first makes room for a typical head, so a
             // transfer still waiting for its answer holds none (1,000 in flight, issue 37).
-            if let storage, !isHandedOut {
+            if !isHandedOut, let storage {
                 storage.removeAll()
             } else {
                 storage = .make(capacity: Self.initialCapacity)
@@ -53,7 +56,7 @@ struct ResponseHeadRecorder {
         }
     }
 
-    /// Replaces the storage by a copy that is not handed out and has room for `extra` more bytes
+    /// Replaces the storage by a copy that is not handed out, with room for `extra` more bytes
     /// (double, at least).
     private mutating func makeRoom(adding extra: Int) {
         let count = storage?.count ?? 0

@@ -9,9 +9,10 @@ extension ResponseHeaderBlock {
     /// The heap object of a block: a header — the mutex, the byte count, the room, the fields once
     /// parsed — and the field lines' bytes after it, in the same allocation.
     ///
-    /// Written only by its ``ResponseHeadRecorder`` on the transport's loop, until the recorder
+    /// Written only by its ``ResponseHeadRecorder``, on the transport's loop, until the recorder
     /// hands it out in a block; from then on only read (the recorder copies it to write again).
-    /// The lines are then immutable, and the fields are reached only under the mutex.
+    /// The lines are then immutable, and the fields, parsed only from a block, are reached only
+    /// under the mutex.
     final class Storage: ManagedBuffer<Storage.Header, UInt8> {
         /// What precedes the bytes.
         struct Header {
@@ -20,7 +21,8 @@ extension ResponseHeaderBlock {
             var mutex = pthread_mutex_t()
             /// How many bytes the lines fill.
             var count = 0
-            /// How many bytes fit (kept here: asking the allocator is a call per append).
+            /// How many bytes fit: the room asked for, which the allocation may exceed (kept here:
+            /// asking the allocator is a call per append).
             let capacity: Int
             /// The fields, once parsed.
             var fields: HTTPFields?
@@ -56,6 +58,7 @@ extension ResponseHeaderBlock {
         func append(_ bytes: UnsafeRawBufferPointer) -> Bool {
             withUnsafeMutablePointers { header, elements in
                 guard header.pointee.count + bytes.count <= header.pointee.capacity else { return false }
+                assert(header.pointee.fields == nil, "a header block's storage written after its fields were parsed")
                 if let source = bytes.baseAddress, !bytes.isEmpty {
                     UnsafeMutableRawPointer(elements + header.pointee.count).copyMemory(from: source, byteCount: bytes.count)
                 }
@@ -66,7 +69,10 @@ extension ResponseHeaderBlock {
 
         /// Forgets the lines, keeping the room (the recorder's next head).
         func removeAll() {
-            withUnsafeMutablePointerToHeader { $0.pointee.count = 0 }
+            withUnsafeMutablePointerToHeader { header in
+                header.pointee.count = 0
+                assert(header.pointee.fields == nil, "a header block's storage written after its fields were parsed")
+            }
         }
 
         /// A storage holding the same lines, with room for `capacity` bytes.

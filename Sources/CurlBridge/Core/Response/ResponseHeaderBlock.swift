@@ -17,9 +17,10 @@ import HTTPTypes
 /// the first parse and then the fields: the recorder writes the lines straight into it, so a
 /// response's head costs one allocation, not one for the lines and another for a lock around them.
 ///
-/// `@unchecked Sendable`: a block's storage is written by one thread before the block exists, its
-/// lines are read-only afterwards, and the parsed fields are read and written only between
-/// `pthread_mutex_lock` and `pthread_mutex_unlock`.
+/// `@unchecked Sendable`: a block's storage is never written once the (non-copyable)
+/// ``ResponseHeadRecorder`` has handed it out, so its lines are read-only once a block exists, and
+/// the parsed fields are read and written only between `pthread_mutex_lock` and
+/// `pthread_mutex_unlock`.
 struct ResponseHeaderBlock: @unchecked Sendable {
     private let storage: Storage
 
