@@ -13,6 +13,11 @@ extension ResponseHeaderBlock {
     /// hands it out in a block; from then on only read (the recorder copies it to write again).
     /// The lines are then immutable, and the fields, parsed only from a block, are reached only
     /// under the mutex.
+    ///
+    /// Who sees the lines: the responses of the head they came from, and nothing else. A storage
+    /// belongs to one transfer's recorder and one head — a next head, such as the one after a
+    /// `401` curl answered, gets new storage — and is never pooled or reused across transfers
+    /// (`ResponseHeadRecorderTests` tries to cross both lines).
     final class Storage: ManagedBuffer<Storage.Header, UInt8> {
         /// What precedes the bytes.
         struct Header {
