@@ -62,8 +62,9 @@ import Testing
         #expect(Array(recorder.headerBlock().fields) == [HTTPField(name: Self.name("X-E"), value: "e")])
     }
 
-    /// Once the only block of a head is gone, the recorder writes its storage again: fields parsed
-    /// for that block must not be served for the next head's lines.
+    /// A block's fields, once parsed, belong to that block's lines: after the block is dropped,
+    /// neither the head's later lines nor a next head (with or without field lines) may be
+    /// answered with them.
     @Test func fieldsParsedForADroppedBlockAreNotServedForTheNextHead() {
         var recorder = ResponseHeadRecorder()
         Self.feed(&recorder, ["HTTP/1.1 401 Unauthorized\r\n", "Set-Cookie: secret=1\r\n"])

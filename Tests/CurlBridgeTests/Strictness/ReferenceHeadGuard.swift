@@ -212,4 +212,12 @@ struct ReferenceHeadRecorder {
         }
         lines.append(contentsOf: line)
     }
+
+    /// A header block of the lines so far, whose fields the recorder's must equal.
+    var block: ResponseHeaderBlock {
+        let storage = ResponseHeaderBlock.Storage.make(capacity: lines.count)
+        let appended = lines.withUnsafeBytes { storage.append($0) }
+        precondition(appended, "a header block made for its lines has room for them")
+        return ResponseHeaderBlock(sealed: storage)
+    }
 }

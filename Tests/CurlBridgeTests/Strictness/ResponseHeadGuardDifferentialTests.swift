@@ -62,7 +62,7 @@ struct ResponseHeadGuardDifferentialTests {
             if index == lines.count - 1 { verdicts[verdict == .accept ? "accept" : "final head", default: 0] += 1 }
         }
         let fields = recorder.headerBlock().fields
-        let expectedFields = ResponseHeaderBlock(lines: referenceRecorder.lines).fields
+        let expectedFields = referenceRecorder.block.fields
         return fields == expectedFields ? nil : "recorded \(fields), expected \(expectedFields)"
     }
 

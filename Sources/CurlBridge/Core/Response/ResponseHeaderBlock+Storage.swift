@@ -37,10 +37,7 @@ extension ResponseHeaderBlock {
         static func make(capacity: Int) -> Storage {
             let made = create(minimumCapacity: capacity) { _ in Header(capacity: capacity) }
             let storage = unsafeDowncast(made, to: Storage.self)
-            storage.withUnsafeMutablePointerToHeader { header in
-                let status = pthread_mutex_init(Self.mutex(in: header), nil)
-                precondition(status == 0, "pthread_mutex_init failed: \(status)")
-            }
+            storage.withUnsafeMutablePointerToHeader { header in initializePosixMutex(Self.mutex(in: header)) }
             return storage
         }
 

@@ -24,14 +24,6 @@ import HTTPTypes
 struct ResponseHeaderBlock: @unchecked Sendable {
     private let storage: Storage
 
-    /// A block of `lines`.
-    init(lines: [UInt8]) {
-        let storage = Storage.make(capacity: lines.count)
-        let appended = lines.withUnsafeBytes { storage.append($0) }
-        precondition(appended, "a header block made for its lines has room for them")
-        self.storage = storage
-    }
-
     /// The block of what `storage` holds, which nothing writes any more.
     init(sealed storage: Storage) {
         self.storage = storage

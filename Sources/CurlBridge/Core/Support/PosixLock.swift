@@ -53,8 +53,7 @@ private final class PosixLockStorage<Value: ~Copyable>: ManagedBuffer<pthread_mu
         let storage = unsafeDowncast(create(minimumCapacity: 1) { _ in pthread_mutex_t() }, to: PosixLockStorage.self)
         var pending = Optional(value)
         storage.withUnsafeMutablePointers { mutex, element in
-            let status = pthread_mutex_init(mutex, nil)
-            precondition(status == 0, "pthread_mutex_init failed: \(status)")
+            initializePosixMutex(mutex)
             element.initialize(to: pending.take()!)
         }
         return storage
@@ -66,4 +65,12 @@ private final class PosixLockStorage<Value: ~Copyable>: ManagedBuffer<pthread_mu
             pthread_mutex_destroy(mutex)
         }
     }
+}
+
+/// Initialises `mutex` with the default attributes, or stops the process: a lock that could not
+/// be made would guard nothing. For a mutex at a stable address in a heap object (``PosixLock``'s
+/// storage, a response's header storage), destroyed with `pthread_mutex_destroy` in its deinit.
+func initializePosixMutex(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+    let status = pthread_mutex_init(mutex, nil)
+    precondition(status == 0, "pthread_mutex_init failed: \(status)")
 }
