@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "bench-curlbridge", targets: ["BenchCurlBridge"]),
         .executable(name: "bench-libcurl", targets: ["BenchLibcurl"]),
+        .executable(name: "bench-swift-floor", targets: ["BenchSwiftFloor"]),
         .executable(name: "bench-urlsession", targets: ["BenchURLSession"]),
         .executable(name: "bench-ahc", targets: ["BenchAHC"]),
         .executable(name: "bench-multipart-upload", targets: ["BenchMultipartUpload"]),
@@ -33,6 +34,16 @@ let package = Package(
             name: "BenchLibcurl",
             cSettings: [.define("_GNU_SOURCE")],
             linkerSettings: [.linkedLibrary("curl"), .linkedLibrary("pthread")]
+        ),
+        // The least a Swift client over libcurl spends: raw libcurl's work plus handing each
+        // response back in Swift, and nothing else (issue 37's floor).
+        .target(
+            name: "CBenchSwiftFloor",
+            linkerSettings: [.linkedLibrary("curl")]
+        ),
+        .executableTarget(
+            name: "BenchSwiftFloor",
+            dependencies: ["BenchSupport", "CBenchSwiftFloor"]
         ),
         // The upload workload's receiver: reads every body to the end, then answers with its size.
         .executableTarget(

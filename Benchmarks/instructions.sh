@@ -35,6 +35,13 @@
 # and "extra over collecting safe raw" columns are what issue 37's target (at most 20,000 extra
 # instructions per request over the safe raw baseline) reads for 64 KiB bodies.
 #
+# Beside them, bench-swift-floor (rows swift-floor-blocking, -async, -callback) does the safe raw
+# baseline's curl work from Swift with nothing but what every Swift client that returns a response
+# must add — each request handed to a loop thread (or driven by the blocking caller), its header
+# lines and body kept by Swift callbacks, a Result handed back to a continuation, a completion or
+# the caller — so each CurlBridge row's "extra over its Swift floor" is what CurlBridge itself
+# spends: its validation, policies, metrics, cancellation and the rest.
+#
 # Workloads: seq (sequential 100-byte GETs over HTTP/1.1 keep-alive, libcurl-easy as the
 # reference), h1 (64 in flight, HTTP/1.1), h2 (64 in flight, HTTP/2 over TLS), 64k (64 KiB bodies,
 # 64 in flight, HTTP/1.1); the last three against libcurl-multi. cache (64 KiB GETs, 64 in
@@ -119,7 +126,10 @@ per_request() {
 # multi-fresh (a fresh easy handle per request), multi-fresh-collect (each body held in memory too).
 # The table's safe reference is the cheapest of them, of the collecting ones where there are any:
 # the least a safe client doing the same work must spend. A STYLE may name a bench-curlbridge
-# workload after a colon (async:cache-miss).
+# workload after a colon (async:cache-miss), or be floor-STYLE: bench-swift-floor in that style,
+# the least a Swift client of that style spends on the same work (Sources/BenchSwiftFloor); each
+# CurlBridge row then also shows its extra over its style's floor (the async floor for
+# async-executor): what CurlBridge itself adds.
 workload() {
     local name=$1 concurrency=$2 url=$3 reference=$4 safe=$5 rows=$PREFIX/rows.tsv style variant
     shift 5
@@ -137,6 +147,7 @@ workload() {
     done
     for style in "$@"; do
         case $style in
+        floor-*) per_request "swift-$style" "$concurrency" "$url" "$BIN/bench-swift-floor" --style "${style#floor-}" >>"$rows" ;;
         *:*) per_request "curlbridge-${style%%:*}, ${style#*:}" "$concurrency" "$url" "$BIN/bench-curlbridge" \
             --style "${style%%:*}" --workload "${style#*:}" >>"$rows" ;;
         *) per_request "curlbridge-$style" "$concurrency" "$url" "$BIN/bench-curlbridge" --style "$style" >>"$rows" ;;
@@ -154,21 +165,32 @@ collecting = [label for label in candidates if label.endswith("-collect")]
 safe_label = min(collecting or candidates, key=counts.get) if candidates else None
 safe = counts.get(safe_label)
 title = "collecting safe raw" if collecting else "safe raw"
+floors = {label[len("swift-floor-"):]: count for label, count in counts.items() if label.startswith("swift-floor-")}
+def floor_of(label):
+    """The floor of a CurlBridge row's style (async-executor's is the async one), if measured."""
+    if not label.startswith("curlbridge-"):
+        return None
+    style = label[len("curlbridge-"):].split(",")[0]
+    return floors.get("async" if style.startswith("async") else style)
 print(f"\n### {name}\n")
 if safe is not None:
     print(f"Safe raw: `{safe_label}`.\n")
-if safe is None:
-    print("| client | instructions/request | × raw libcurl | extra/request |")
-    print("|---|---:|---:|---:|")
-else:
-    print(f"| client | instructions/request | × raw libcurl | extra/request | × {title} | extra over {title} |")
-    print("|---|---:|---:|---:|---:|---:|")
+header = ["client", "instructions/request", "× raw libcurl", "extra/request"]
+if safe is not None:
+    header += [f"× {title}", f"extra over {title}"]
+if floors:
+    header += ["extra over its Swift floor"]
+print("| " + " | ".join(header) + " |")
+print("|---|" + "---:|" * (len(header) - 1))
 for label, count in rows:
     count = int(count)
     cells = [label, f"{count:,}"]
     cells += ["", ""] if label == rows[0][0] else [f"{reference / count:.2f}×", f"{count - reference:,}"]
     if safe is not None:
         cells += ["", ""] if label == safe_label else [f"{safe / count:.2f}×", f"{count - safe:,}"]
+    if floors:
+        floor = floor_of(label)
+        cells += ["" if floor is None else f"{count - floor:,}"]
     print("| " + " | ".join(cells) + " |")
 PY
 }
@@ -178,6 +200,7 @@ prepare_binaries() {
     echo "building (release)…" >&2
     swift build -c release --package-path "$HERE" --product bench-curlbridge >"$PREFIX/build.log" 2>&1 &&
         swift build -c release --package-path "$HERE" --product bench-libcurl >>"$PREFIX/build.log" 2>&1 &&
+        swift build -c release --package-path "$HERE" --product bench-swift-floor >>"$PREFIX/build.log" 2>&1 &&
         swift build -c release --package-path "$HERE" --product bench-upload-sink >>"$PREFIX/build.log" 2>&1 ||
         { tail -n 40 "$PREFIX/build.log" >&2; exit 1; }
     # Valgrind 3.19 cannot read the DWARF 5 the toolchain writes ("possibly corrupted debuginfo"):
@@ -186,7 +209,7 @@ prepare_binaries() {
     built=$(swift build -c release --package-path "$HERE" --show-bin-path)
     BIN=$PREFIX/bin
     mkdir -p "$BIN"
-    cp "$built/bench-curlbridge" "$built/bench-libcurl" "$built/bench-upload-sink" "$BIN/"
+    cp "$built/bench-curlbridge" "$built/bench-libcurl" "$built/bench-swift-floor" "$built/bench-upload-sink" "$BIN/"
     strip --strip-debug "$BIN"/bench-*
 }
 
@@ -205,13 +228,13 @@ main() {
     for name in $WORKLOADS; do
         case $name in
         seq) workload "sequential 100-byte GETs, HTTP/1.1" 1 "http://127.0.0.1:$HTTP_PORT/small" easy "easy-fresh multi-fresh" \
-            blocking async async-executor callback ;;
+            floor-blocking floor-async floor-callback blocking async async-executor callback ;;
         h1) workload "100-byte GETs, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/small" multi multi-fresh \
-            async async-executor callback ;;
+            floor-async floor-callback async async-executor callback ;;
         h2) workload "100-byte GETs, 64 in flight, HTTP/2 over TLS" 64 "https://127.0.0.1:$HTTPS_PORT/small" multi multi-fresh \
-            async async-executor callback ;;
+            floor-async floor-callback async async-executor callback ;;
         64k) workload "64 KiB GETs, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/64k" multi \
-            "multi-fresh multi-fresh-collect" async async-executor callback ;;
+            "multi-fresh multi-fresh-collect" floor-async floor-callback async async-executor callback ;;
         cache) workload "64 KiB GETs through a memory cache, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/cached/64k" \
             multi "" async async:cache-miss async:cache-hit ;;
         *) echo "unknown workload $name (seq, h1, h2, 64k, cache)" >&2; exit 2 ;;

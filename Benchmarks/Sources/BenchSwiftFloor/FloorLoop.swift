@@ -1,0 +1,97 @@
+import CBenchSwiftFloor
+import Glibc
+
+/// One curl multi handle, driven by its own thread (``startThread()``) or by a blocking caller
+/// (``drive(until:)``): transfers submitted from any thread under a mutex, woken with
+/// `curl_multi_wakeup`, a fresh easy handle per transfer (the safe way on libcurl < 8.1), and each
+/// finished transfer's outcome handed to its completion on the driving thread.
+final class FloorLoop: @unchecked Sendable {
+    private let multi: UnsafeMutableRawPointer
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    @exclusivity(unchecked) private var submitted: [FloorTransfer] = []
+    /// Error buffers between transfers, kept by the driving thread (CurlBridge keeps its handle objects so).
+    @exclusivity(unchecked) private var spareErrorBuffers: [UnsafeMutablePointer<CChar>] = []
+    private let url: UnsafeMutablePointer<CChar>
+    private let userAgent: UnsafeMutablePointer<CChar>
+    private let cacert: UnsafeMutablePointer<CChar>?
+
+    /// A loop for requests to `url`, with up to `concurrency` connections.
+    init(url: String, userAgent: String, cacert: String?, concurrency: Int) {
+        multi = curl_multi_init()
+        pthread_mutex_init(mutex, nil)
+        _ = swift_floor_multi_limit(multi, CURLMOPT_MAXCONNECTS, concurrency)
+        _ = swift_floor_multi_limit(multi, CURLMOPT_MAX_HOST_CONNECTIONS, concurrency)
+        self.url = strdup(url)
+        self.userAgent = strdup(userAgent)
+        self.cacert = cacert.map { strdup($0) }
+    }
+
+    /// Hands `transfer` to the loop, from any thread.
+    func submit(_ transfer: FloorTransfer) {
+        pthread_mutex_lock(mutex)
+        submitted.append(transfer)
+        pthread_mutex_unlock(mutex)
+        curl_multi_wakeup(multi)
+    }
+
+    /// Drives the loop on a thread of its own, for good.
+    func startThread() {
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { context in
+            let loop = Unmanaged<FloorLoop>.fromOpaque(context!).takeRetainedValue()
+            while true { loop.turn(until: { false }) }
+        }, Unmanaged.passRetained(self).toOpaque())
+        precondition(created == 0, "pthread_create failed: \(created)")
+    }
+
+    /// Drives the loop on the calling thread until `isDone()`.
+    func drive(until isDone: () -> Bool) {
+        while !isDone() { turn(until: isDone) }
+    }
+
+    /// One turn: starts what was submitted, lets curl work, completes what finished, and waits in
+    /// `curl_multi_poll` (woken by a submission) unless something was submitted meanwhile or the
+    /// driver is done.
+    private func turn(until isDone: () -> Bool) {
+        pthread_mutex_lock(mutex)
+        let starting = submitted
+        submitted.removeAll(keepingCapacity: true)
+        pthread_mutex_unlock(mutex)
+        for transfer in starting { start(transfer) }
+        var running: Int32 = 0
+        curl_multi_perform(multi, &running)
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(multi, &left) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            finish(easy, code: message.pointee.data.result)
+        }
+        pthread_mutex_lock(mutex)
+        let idle = submitted.isEmpty
+        pthread_mutex_unlock(mutex)
+        if idle, !isDone() { curl_multi_poll(multi, nil, 0, 1000, nil) }
+    }
+
+    private func start(_ transfer: FloorTransfer) {
+        let errorBuffer = spareErrorBuffers.popLast() ?? .allocate(capacity: Int(CURL_ERROR_SIZE))
+        transfer.errorBuffer = errorBuffer
+        let context = Unmanaged.passRetained(transfer).toOpaque()
+        guard let easy = swift_floor_easy(
+            url, userAgent, cacert, errorBuffer, context, FloorTransfer.receiveHeaderLine, FloorTransfer.receiveBody)
+        else {
+            Unmanaged<FloorTransfer>.fromOpaque(context).release()
+            return transfer.complete(CURLE_OUT_OF_MEMORY, status: 0)
+        }
+        transfer.easy = easy
+        curl_multi_add_handle(multi, easy)
+    }
+
+    private func finish(_ easy: UnsafeMutableRawPointer, code: CURLcode) {
+        let transfer = Unmanaged<FloorTransfer>.fromOpaque(swift_floor_context(easy)!).takeRetainedValue()
+        let status = swift_floor_status(easy)
+        curl_multi_remove_handle(multi, easy)
+        curl_easy_cleanup(easy)
+        transfer.easy = nil
+        if let errorBuffer = transfer.errorBuffer { spareErrorBuffers.append(errorBuffer) }
+        transfer.complete(code, status: status)
+    }
+}

@@ -1,0 +1,73 @@
+import BenchSupport
+import CBenchSwiftFloor
+import Dispatch
+import FoundationEssentials
+import Synchronization
+
+// The floor under CurlBridge's instructions (issue 37): what a Swift client over libcurl spends
+// when it does nothing but what every client that returns a response must do.
+//   bench-swift-floor --style blocking|async|callback --url URL --requests N --concurrency C [--cacert PATH]
+// The same curl work as `bench-libcurl --mode multi --fresh-handle --collect` (a fresh easy handle
+// per request, the same options), driven from Swift: each request handed to a curl multi handle
+// driven by a thread of its own (async, callback) or by the blocking caller itself (blocking, as
+// CurlBridge's blocking client drives an idle loop), its header lines kept in a [UInt8] and its
+// body in `Data` by Swift callbacks, and a Result<FloorResponse, FloorError> handed back: to a
+// task's continuation (async), to a completion run on a serial queue that starts the next request
+// (callback), or returned (blocking). The harness is bench-curlbridge's, so that the rows differ
+// only in the client. Nothing CurlBridge adds is here: no validation of the request or the
+// response, no policies, no metrics, no cancellation, no logging, no cookie locks.
+
+let arguments = BenchArguments.fromCommandLine(choiceFlag: ("--style", ["blocking", "async", "callback"]))
+let style = arguments.choice ?? "blocking"
+let run = BenchRun(client: "swift-floor-\(style)", arguments: arguments)
+if style == "blocking", arguments.concurrency > 1 {
+    run.skip("the blocking floor drives its loop on the caller's thread: one request in flight")
+}
+let libcurl = String(cString: swift_floor_libcurl_version())
+let loop = FloorLoop(
+    url: arguments.url, userAgent: "CurlBridge/floor libcurl/\(libcurl)", cacert: arguments.cacert,
+    concurrency: arguments.concurrency)
+
+/// Writes a 2xx response's body to the sink and records the request, as bench-curlbridge does.
+@Sendable func complete(_ result: Result<FloorResponse, FloorError>, since start: UInt64) {
+    switch result {
+    case .success(let response) where (200..<300).contains(response.status):
+        response.body.withUnsafeBytes { _ = run.sink.write($0) }
+        run.record(since: start, bytes: response.body.count)
+    case .success(let response):
+        run.record(since: start, error: "status \(response.status)")
+    case .failure(let error):
+        run.record(since: start, error: "curl \(error.code)")
+    }
+}
+
+switch style {
+case "async":
+    loop.startThread()
+    run.measure {
+        AsyncWorkers.block {
+            await AsyncWorkers.run(concurrency: arguments.concurrency, requests: arguments.requests) { _ in
+                let start = monotonicNanoseconds()
+                let result = await withUnsafeContinuation { continuation in
+                    loop.submit(FloorTransfer { continuation.resume(returning: $0) })
+                }
+                complete(result, since: start)
+            }
+        }
+    }
+case "callback":
+    loop.startThread()
+    let pipeline = FloorPipeline(loop: loop, requests: arguments.requests, complete: complete)
+    run.measure { pipeline.runToCompletion(concurrency: arguments.concurrency) }
+default:
+    run.measure {
+        WorkerThreads.run(threads: 1, requests: arguments.requests) { _ in
+            let start = monotonicNanoseconds()
+            let outcome = Mutex<Result<FloorResponse, FloorError>?>(nil)
+            loop.submit(FloorTransfer { result in outcome.withLock { $0 = result } })
+            loop.drive { outcome.withLock { $0 != nil } }
+            complete(outcome.withLock { $0! }, since: start)
+        }
+    }
+}
+run.finish()
