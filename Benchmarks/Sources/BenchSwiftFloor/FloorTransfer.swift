@@ -1,5 +1,6 @@
 import CBenchSwiftFloor
 import FoundationEssentials
+import Glibc
 
 /// A response as the floor hands it back: the least any Swift client returns — the status, the
 /// header lines as curl delivered them, and the body in `Data`.
@@ -15,45 +16,82 @@ struct FloorError: Error {
 }
 
 /// One request on the loop: its easy handle and error buffer, the header lines and the body as
-/// curl delivers them, and where its outcome goes. Made by the caller, then touched only by the
-/// thread driving the loop until its outcome is handed back.
+/// curl delivers them — each in a `malloc`ed buffer, the body's sized from its declared length as
+/// raw libcurl's `--collect` sizes it — and where its outcome goes. Made by the caller, then touched
+/// only by the thread driving the loop until its outcome is handed back: the header lines as one
+/// `[UInt8]`, the body as `Data` that takes over its buffer without a copy.
 final class FloorTransfer: @unchecked Sendable {
     @exclusivity(unchecked) var easy: UnsafeMutableRawPointer?
     @exclusivity(unchecked) var errorBuffer: UnsafeMutablePointer<CChar>?
-    @exclusivity(unchecked) private var headerLines: [UInt8] = []
-    @exclusivity(unchecked) private var body = Data()
+    @exclusivity(unchecked) private var headerLines = Bytes()
+    @exclusivity(unchecked) private var body = Bytes()
     private let completion: @Sendable (Result<FloorResponse, FloorError>) -> Void
 
     /// A transfer reporting its outcome to `completion`, once, on the loop's thread.
     init(completion: @escaping @Sendable (Result<FloorResponse, FloorError>) -> Void) {
         self.completion = completion
-        headerLines.reserveCapacity(512)
     }
 
     /// Hands the outcome of a transfer curl ended with `code` to the completion.
     func complete(_ code: CURLcode, status: Int) {
-        completion(code == CURLE_OK
-            ? .success(FloorResponse(status: status, headerLines: headerLines, body: body))
-            : .failure(FloorError(code: Int(code.rawValue))))
+        guard code == CURLE_OK else {
+            headerLines.free()
+            body.free()
+            return completion(.failure(FloorError(code: Int(code.rawValue))))
+        }
+        let lines = [UInt8](unsafeUninitializedCapacity: headerLines.count) { buffer, count in
+            if let start = headerLines.start { buffer.baseAddress!.update(from: start, count: headerLines.count) }
+            count = headerLines.count
+        }
+        headerLines.free()
+        let data = body.start.map { Data(bytesNoCopy: $0, count: body.count, deallocator: .free) } ?? Data()
+        body = Bytes()
+        completion(.success(FloorResponse(status: status, headerLines: lines, body: data)))
     }
 
     /// curl's header callback: keeps the line.
     static let receiveHeaderLine: swift_floor_callback = { data, size, count, context in
         let transfer = Unmanaged<FloorTransfer>.fromOpaque(context!).takeUnretainedValue()
         let length = size * count
-        transfer.headerLines.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
-        return length
+        return transfer.headerLines.append(data, length, reserving: 512) ? length : 0
     }
 
-    /// curl's write callback: appends the piece to the body, sized from the declared length first.
+    /// curl's write callback: appends the piece to the body, whose buffer is sized from the
+    /// declared length at the first piece.
     static let receiveBody: swift_floor_callback = { data, size, count, context in
         let transfer = Unmanaged<FloorTransfer>.fromOpaque(context!).takeUnretainedValue()
         let length = size * count
-        if transfer.body.isEmpty, let easy = transfer.easy {
-            let declared = swift_floor_declared_length(easy)
-            if declared > length { transfer.body.reserveCapacity(Int(declared)) }
+        var room = length
+        if transfer.body.start == nil, let easy = transfer.easy {
+            room = max(length, Int(swift_floor_declared_length(easy)))
         }
-        transfer.body.append(UnsafeRawBufferPointer(start: data, count: length).assumingMemoryBound(to: UInt8.self))
-        return length
+        return transfer.body.append(data, length, reserving: room) ? length : 0
+    }
+}
+
+/// Bytes in a `malloc`ed buffer that doubles as it fills.
+struct Bytes {
+    var start: UnsafeMutablePointer<UInt8>?
+    var count = 0
+    private var capacity = 0
+
+    /// Appends `length` bytes from `data`, growing the buffer to at least `reserving` bytes when it
+    /// has none; `false` when memory ran out.
+    mutating func append(_ data: UnsafeMutablePointer<CChar>?, _ length: Int, reserving: Int) -> Bool {
+        if count + length > capacity {
+            let wanted = max(count + length, start == nil ? reserving : 2 * capacity)
+            guard let grown = realloc(start, wanted) else { return false }
+            start = grown.assumingMemoryBound(to: UInt8.self)
+            capacity = wanted
+        }
+        if let data { (start! + count).update(from: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length) }
+        count += length
+        return true
+    }
+
+    /// Frees the buffer.
+    mutating func free() {
+        Glibc.free(start)
+        self = Bytes()
     }
 }
