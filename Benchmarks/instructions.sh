@@ -35,12 +35,13 @@
 # and "extra over collecting safe raw" columns are what issue 37's target (at most 20,000 extra
 # instructions per request over the safe raw baseline) reads for 64 KiB bodies.
 #
-# Beside them, bench-swift-floor (rows swift-floor-blocking, -async, -callback) does the safe raw
-# baseline's curl work from Swift with nothing but what every Swift client that returns a response
-# must add — each request handed to a loop thread (or driven by the blocking caller), its header
-# lines and body kept by Swift callbacks, a Result handed back to a continuation, a completion or
-# the caller — so each CurlBridge row's "extra over its Swift floor" is what CurlBridge itself
-# spends: its validation, policies, metrics, cancellation and the rest.
+# Beside them, bench-swift-floor (rows swift-floor-blocking, -async, -async-executor, -callback)
+# does the safe raw baseline's curl work from Swift with nothing but what every Swift client that
+# returns a response must add — each request handed to a loop thread (or driven by the blocking
+# caller), its header lines and body kept by Swift callbacks, a Result handed back to a
+# continuation, a completion or the caller — so each CurlBridge row's "extra over its Swift floor"
+# estimates what CurlBridge itself spends: its validation, policies, metrics, cancellation and the
+# rest. An estimate, not a bound: the floor is one tight implementation, not the least possible.
 #
 # Workloads: seq (sequential 100-byte GETs over HTTP/1.1 keep-alive, libcurl-easy as the
 # reference), h1 (64 in flight, HTTP/1.1), h2 (64 in flight, HTTP/2 over TLS), 64k (64 KiB bodies,
@@ -128,8 +129,7 @@ per_request() {
 # the least a safe client doing the same work must spend. A STYLE may name a bench-curlbridge
 # workload after a colon (async:cache-miss), or be floor-STYLE: bench-swift-floor in that style,
 # the least a Swift client of that style spends on the same work (Sources/BenchSwiftFloor); each
-# CurlBridge row then also shows its extra over its style's floor (the async floor for
-# async-executor): what CurlBridge itself adds.
+# CurlBridge row then also shows its extra over its style's floor: what CurlBridge itself adds.
 workload() {
     local name=$1 concurrency=$2 url=$3 reference=$4 safe=$5 rows=$PREFIX/rows.tsv style variant
     shift 5
@@ -167,11 +167,11 @@ safe = counts.get(safe_label)
 title = "collecting safe raw" if collecting else "safe raw"
 floors = {label[len("swift-floor-"):]: count for label, count in counts.items() if label.startswith("swift-floor-")}
 def floor_of(label):
-    """The floor of a CurlBridge row's style (async-executor's is the async one), if measured."""
+    """The floor of a CurlBridge row's style, if measured."""
     if not label.startswith("curlbridge-"):
         return None
     style = label[len("curlbridge-"):].split(",")[0]
-    return floors.get("async" if style.startswith("async") else style)
+    return floors.get(style)
 print(f"\n### {name}\n")
 if safe is not None:
     print(f"Safe raw: `{safe_label}`.\n")
@@ -228,13 +228,13 @@ main() {
     for name in $WORKLOADS; do
         case $name in
         seq) workload "sequential 100-byte GETs, HTTP/1.1" 1 "http://127.0.0.1:$HTTP_PORT/small" easy "easy-fresh multi-fresh" \
-            floor-blocking floor-async floor-callback blocking async async-executor callback ;;
+            floor-blocking floor-async floor-async-executor floor-callback blocking async async-executor callback ;;
         h1) workload "100-byte GETs, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/small" multi multi-fresh \
-            floor-async floor-callback async async-executor callback ;;
+            floor-async floor-async-executor floor-callback async async-executor callback ;;
         h2) workload "100-byte GETs, 64 in flight, HTTP/2 over TLS" 64 "https://127.0.0.1:$HTTPS_PORT/small" multi multi-fresh \
-            floor-async floor-callback async async-executor callback ;;
+            floor-async floor-async-executor floor-callback async async-executor callback ;;
         64k) workload "64 KiB GETs, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/64k" multi \
-            "multi-fresh multi-fresh-collect" floor-async floor-callback async async-executor callback ;;
+            "multi-fresh multi-fresh-collect" floor-async floor-async-executor floor-callback async async-executor callback ;;
         cache) workload "64 KiB GETs through a memory cache, 64 in flight, HTTP/1.1" 64 "http://127.0.0.1:$HTTP_PORT/cached/64k" \
             multi "" async async:cache-miss async:cache-hit ;;
         *) echo "unknown workload $name (seq, h1, h2, 64k, cache)" >&2; exit 2 ;;

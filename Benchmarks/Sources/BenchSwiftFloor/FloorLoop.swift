@@ -2,13 +2,22 @@ import CBenchSwiftFloor
 import Glibc
 
 /// One curl multi handle, driven by its own thread (``startThread()``) or by a blocking caller
-/// (``drive(until:)``): transfers submitted from any thread under a mutex, woken with
-/// `curl_multi_wakeup`, a fresh easy handle per transfer (the safe way on libcurl < 8.1), and each
-/// finished transfer's outcome handed to its completion on the driving thread.
-final class FloorLoop: @unchecked Sendable {
+/// (``perform(_:until:)``): transfers submitted from any thread under a mutex, woken with
+/// `curl_multi_wakeup` (never by the driving thread itself), a fresh easy handle per transfer (the
+/// safe way on libcurl < 8.1), and each finished transfer's outcome handed to its completion on the
+/// driving thread. As a `TaskExecutor` it runs the jobs of tasks that prefer it between turns, as
+/// CurlBridge's `Transport.executor` does.
+final class FloorLoop: TaskExecutor, @unchecked Sendable {
     private let multi: UnsafeMutableRawPointer
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     @exclusivity(unchecked) private var submitted: [FloorTransfer] = []
+    /// The list the driving thread takes ``submitted`` into, swapped so that neither reallocates.
+    @exclusivity(unchecked) private var starting: [FloorTransfer] = []
+    /// Jobs of tasks that prefer this executor, under the mutex, and the list they are run from.
+    @exclusivity(unchecked) private var jobs: [UnownedJob] = []
+    @exclusivity(unchecked) private var jobsToRun: [UnownedJob] = []
+    /// The thread driving the loop, which never wakes itself.
+    @exclusivity(unchecked) private var driver: pthread_t?
     /// Error buffers between transfers, kept by the driving thread (CurlBridge keeps its handle objects so).
     @exclusivity(unchecked) private var spareErrorBuffers: [UnsafeMutablePointer<CChar>] = []
     private let url: UnsafeMutablePointer<CChar>
@@ -31,6 +40,20 @@ final class FloorLoop: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         submitted.append(transfer)
         pthread_mutex_unlock(mutex)
+        wakeUnlessDriving()
+    }
+
+    /// Runs `job` on the loop's thread between turns.
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        pthread_mutex_lock(mutex)
+        jobs.append(job)
+        pthread_mutex_unlock(mutex)
+        wakeUnlessDriving()
+    }
+
+    private func wakeUnlessDriving() {
+        if let driver, pthread_equal(driver, pthread_self()) != 0 { return }
         curl_multi_wakeup(multi)
     }
 
@@ -39,25 +62,30 @@ final class FloorLoop: @unchecked Sendable {
         var thread = pthread_t()
         let created = pthread_create(&thread, nil, { context in
             let loop = Unmanaged<FloorLoop>.fromOpaque(context!).takeRetainedValue()
+            loop.driver = pthread_self()
             while true { loop.turn(until: { false }) }
         }, Unmanaged.passRetained(self).toOpaque())
         precondition(created == 0, "pthread_create failed: \(created)")
     }
 
-    /// Drives the loop on the calling thread until `isDone()`.
-    func drive(until isDone: () -> Bool) {
+    /// Starts `transfer` and drives the loop on the calling thread until `isDone()`: a blocking
+    /// caller that owns the loop (it neither queues the transfer nor wakes itself, as CurlBridge's
+    /// blocking client does with an idle loop).
+    func perform(_ transfer: FloorTransfer, until isDone: () -> Bool) {
+        driver = pthread_self()
+        start(transfer)
         while !isDone() { turn(until: isDone) }
     }
 
-    /// One turn: starts what was submitted, lets curl work, completes what finished, and waits in
-    /// `curl_multi_poll` (woken by a submission) unless something was submitted meanwhile or the
-    /// driver is done.
+    /// One turn: starts what was submitted, lets curl work, completes what finished, runs the jobs
+    /// of tasks that prefer the loop, and waits in `curl_multi_poll` (woken by a submission or a
+    /// job) unless something was submitted meanwhile or the driver is done.
     private func turn(until isDone: () -> Bool) {
         pthread_mutex_lock(mutex)
-        let starting = submitted
-        submitted.removeAll(keepingCapacity: true)
+        swap(&submitted, &starting)
         pthread_mutex_unlock(mutex)
         for transfer in starting { start(transfer) }
+        starting.removeAll(keepingCapacity: true)
         var running: Int32 = 0
         curl_multi_perform(multi, &running)
         var left: Int32 = 0
@@ -66,7 +94,12 @@ final class FloorLoop: @unchecked Sendable {
             finish(easy, code: message.pointee.data.result)
         }
         pthread_mutex_lock(mutex)
-        let idle = submitted.isEmpty
+        swap(&jobs, &jobsToRun)
+        pthread_mutex_unlock(mutex)
+        for job in jobsToRun { job.runSynchronously(on: asUnownedTaskExecutor()) }
+        jobsToRun.removeAll(keepingCapacity: true)
+        pthread_mutex_lock(mutex)
+        let idle = submitted.isEmpty && jobs.isEmpty
         pthread_mutex_unlock(mutex)
         if idle, !isDone() { curl_multi_poll(multi, nil, 0, 1000, nil) }
     }

@@ -3,10 +3,10 @@ import FoundationEssentials
 import Glibc
 
 /// A response as the floor hands it back: the least any Swift client returns — the status, the
-/// header lines as curl delivered them, and the body in `Data`.
+/// header lines as curl delivered them, and the body.
 struct FloorResponse: Sendable {
     let status: Int
-    let headerLines: [UInt8]
+    let headerLines: Data
     let body: Data
 }
 
@@ -18,8 +18,8 @@ struct FloorError: Error {
 /// One request on the loop: its easy handle and error buffer, the header lines and the body as
 /// curl delivers them — each in a `malloc`ed buffer, the body's sized from its declared length as
 /// raw libcurl's `--collect` sizes it — and where its outcome goes. Made by the caller, then touched
-/// only by the thread driving the loop until its outcome is handed back: the header lines as one
-/// `[UInt8]`, the body as `Data` that takes over its buffer without a copy.
+/// only by the thread driving the loop until its outcome is handed back: the header lines and the
+/// body as `Data` that takes over each buffer without a copy.
 final class FloorTransfer: @unchecked Sendable {
     @exclusivity(unchecked) var easy: UnsafeMutableRawPointer?
     @exclusivity(unchecked) var errorBuffer: UnsafeMutablePointer<CChar>?
@@ -39,14 +39,8 @@ final class FloorTransfer: @unchecked Sendable {
             body.free()
             return completion(.failure(FloorError(code: Int(code.rawValue))))
         }
-        let lines = [UInt8](unsafeUninitializedCapacity: headerLines.count) { buffer, count in
-            if let start = headerLines.start { buffer.baseAddress!.update(from: start, count: headerLines.count) }
-            count = headerLines.count
-        }
-        headerLines.free()
-        let data = body.start.map { Data(bytesNoCopy: $0, count: body.count, deallocator: .free) } ?? Data()
-        body = Bytes()
-        completion(.success(FloorResponse(status: status, headerLines: lines, body: data)))
+        let response = FloorResponse(status: status, headerLines: headerLines.takeData(), body: body.takeData())
+        completion(.success(response))
     }
 
     /// curl's header callback: keeps the line.
@@ -87,6 +81,12 @@ struct Bytes {
         if let data { (start! + count).update(from: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length) }
         count += length
         return true
+    }
+
+    /// The bytes as `Data`, which frees the buffer when it goes; these bytes are then empty.
+    mutating func takeData() -> Data {
+        defer { self = Bytes() }
+        return start.map { Data(bytesNoCopy: $0, count: count, deallocator: .free) } ?? Data()
     }
 
     /// Frees the buffer.

@@ -6,18 +6,19 @@ import Synchronization
 
 // The floor under CurlBridge's instructions (issue 37): what a Swift client over libcurl spends
 // when it does nothing but what every client that returns a response must do.
-//   bench-swift-floor --style blocking|async|callback --url URL --requests N --concurrency C [--cacert PATH]
+//   bench-swift-floor --style blocking|async|async-executor|callback --url URL --requests N --concurrency C [--cacert PATH]
 // The same curl work as `bench-libcurl --mode multi --fresh-handle --collect` (a fresh easy handle
 // per request, the same options), driven from Swift: each request handed to a curl multi handle
 // driven by a thread of its own (async, callback) or by the blocking caller itself (blocking, as
-// CurlBridge's blocking client drives an idle loop), its header lines kept in a [UInt8] and its
-// body in `Data` by Swift callbacks, and a Result<FloorResponse, FloorError> handed back: to a
-// task's continuation (async), to a completion run on a serial queue that starts the next request
+// CurlBridge's blocking client drives an idle loop), its header lines and body kept by Swift
+// callbacks in buffers that become `Data` without a copy, and a Result<FloorResponse, FloorError> handed back: to a
+// task's continuation (async; async-executor: its tasks run on the loop's thread between turns, as
+// on CurlBridge's `Transport.executor`), to a completion run on a serial queue that starts the next request
 // (callback), or returned (blocking). The harness is bench-curlbridge's, so that the rows differ
 // only in the client. Nothing CurlBridge adds is here: no validation of the request or the
 // response, no policies, no metrics, no cancellation, no logging, no cookie locks.
 
-let arguments = BenchArguments.fromCommandLine(choiceFlag: ("--style", ["blocking", "async", "callback"]))
+let arguments = BenchArguments.fromCommandLine(choiceFlag: ("--style", ["blocking", "async", "async-executor", "callback"]))
 let style = arguments.choice ?? "blocking"
 let run = BenchRun(client: "swift-floor-\(style)", arguments: arguments)
 if style == "blocking", arguments.concurrency > 1 {
@@ -42,10 +43,10 @@ let loop = FloorLoop(
 }
 
 switch style {
-case "async":
+case "async", "async-executor":
     loop.startThread()
     run.measure {
-        AsyncWorkers.block {
+        AsyncWorkers.block(executor: style == "async-executor" ? loop : nil) {
             await AsyncWorkers.run(concurrency: arguments.concurrency, requests: arguments.requests) { _ in
                 let start = monotonicNanoseconds()
                 let result = await withUnsafeContinuation { continuation in
@@ -64,8 +65,7 @@ default:
         WorkerThreads.run(threads: 1, requests: arguments.requests) { _ in
             let start = monotonicNanoseconds()
             let outcome = Mutex<Result<FloorResponse, FloorError>?>(nil)
-            loop.submit(FloorTransfer { result in outcome.withLock { $0 = result } })
-            loop.drive { outcome.withLock { $0 != nil } }
+            loop.perform(FloorTransfer { result in outcome.withLock { $0 = result } }) { outcome.withLock { $0 != nil } }
             complete(outcome.withLock { $0! }, since: start)
         }
     }
