@@ -1,5 +1,6 @@
 import CBenchSwiftFloor
 import Glibc
+import Synchronization
 
 /// One curl multi handle, driven by its own thread (``startThread()``) or by a blocking caller
 /// (``perform(_:until:)``): transfers submitted from any thread under a mutex, woken with
@@ -16,8 +17,9 @@ final class FloorLoop: TaskExecutor, @unchecked Sendable {
     /// Jobs of tasks that prefer this executor, under the mutex, and the list they are run from.
     @exclusivity(unchecked) private var jobs: [UnownedJob] = []
     @exclusivity(unchecked) private var jobsToRun: [UnownedJob] = []
-    /// The thread driving the loop, which never wakes itself.
-    @exclusivity(unchecked) private var driver: pthread_t?
+    /// The thread driving the loop (0 before one does), which never wakes itself: written by that
+    /// thread, read by every submitter, so atomic.
+    private let driver = Atomic<pthread_t>(0)
     /// Error buffers between transfers, kept by the driving thread (CurlBridge keeps its handle objects so).
     @exclusivity(unchecked) private var spareErrorBuffers: [UnsafeMutablePointer<CChar>] = []
     private let url: UnsafeMutablePointer<CChar>
@@ -53,7 +55,7 @@ final class FloorLoop: TaskExecutor, @unchecked Sendable {
     }
 
     private func wakeUnlessDriving() {
-        if let driver, pthread_equal(driver, pthread_self()) != 0 { return }
+        if pthread_equal(driver.load(ordering: .relaxed), pthread_self()) != 0 { return }
         curl_multi_wakeup(multi)
     }
 
@@ -62,7 +64,7 @@ final class FloorLoop: TaskExecutor, @unchecked Sendable {
         var thread = pthread_t()
         let created = pthread_create(&thread, nil, { context in
             let loop = Unmanaged<FloorLoop>.fromOpaque(context!).takeRetainedValue()
-            loop.driver = pthread_self()
+            loop.driver.store(pthread_self(), ordering: .relaxed)
             while true { loop.turn(until: { false }) }
         }, Unmanaged.passRetained(self).toOpaque())
         precondition(created == 0, "pthread_create failed: \(created)")
@@ -72,7 +74,7 @@ final class FloorLoop: TaskExecutor, @unchecked Sendable {
     /// caller that owns the loop (it neither queues the transfer nor wakes itself, as CurlBridge's
     /// blocking client does with an idle loop).
     func perform(_ transfer: FloorTransfer, until isDone: () -> Bool) {
-        driver = pthread_self()
+        driver.store(pthread_self(), ordering: .relaxed)
         start(transfer)
         while !isDone() { turn(until: isDone) }
     }

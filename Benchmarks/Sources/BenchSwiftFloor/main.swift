@@ -11,12 +11,13 @@ import Synchronization
 // per request, the same options), driven from Swift: each request handed to a curl multi handle
 // driven by a thread of its own (async, callback) or by the blocking caller itself (blocking, as
 // CurlBridge's blocking client drives an idle loop), its header lines and body kept by Swift
-// callbacks in buffers that become `Data` without a copy, and a Result<FloorResponse, FloorError> handed back: to a
-// task's continuation (async; async-executor: its tasks run on the loop's thread between turns, as
-// on CurlBridge's `Transport.executor`), to a completion run on a serial queue that starts the next request
-// (callback), or returned (blocking). The harness is bench-curlbridge's, so that the rows differ
-// only in the client. Nothing CurlBridge adds is here: no validation of the request or the
-// response, no policies, no metrics, no cancellation, no logging, no cookie locks.
+// callbacks in buffers that become `Data` without a copy, and a Result<FloorResponse, FloorError>
+// handed back: to a task's continuation (async; async-executor: its tasks run on the loop's thread
+// between turns, as on CurlBridge's `Transport.executor`), to a completion run on a serial queue
+// that starts the next request (callback), or returned (blocking). The harness is
+// bench-curlbridge's, and `complete` below mirrors `CurlBridgeSetup.complete` on purpose, so that
+// the rows differ only in the client. Nothing CurlBridge adds is here: no validation of the
+// request or the response, no policies, no metrics, no cancellation, no logging, no cookie locks.
 
 let arguments = BenchArguments.fromCommandLine(choiceFlag: ("--style", ["blocking", "async", "async-executor", "callback"]))
 let style = arguments.choice ?? "blocking"
