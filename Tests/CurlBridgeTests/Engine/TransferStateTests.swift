@@ -58,9 +58,10 @@ import Testing
         var state = try Self.state()
         _ = Self.feed(&state, "HTTP/1.1 200 OK\r\n")
         let (verdict, step) = Self.feed(&state, "Content-Length: 5\r\nContent-Length: 6\r\n")
-        guard case .reject(let code, _) = verdict else { Issue.record("accepted \(verdict)"); return }
+        guard case .reject(let rejection) = verdict else { Issue.record("accepted \(verdict)"); return }
         #expect(step == nil)
-        #expect(state.failure?.code == code)
+        #expect(state.failure?.code == rejection.code)
+        #expect(state.failure?.message == rejection.reason)
     }
 
     /// A folded line of a space and a bare LF is as short as a blank line: it continues the head

@@ -5,7 +5,22 @@ import HTTPTypes
 /// one-pass rewrite (7603acc) — slices, a colon search, then a token scan, then the value scan —
 /// written plainly and kept unchanged, so that the fast guard can be held to its verdicts.
 struct ReferenceHeadGuard {
-    typealias Verdict = ResponseHeadGuard.Verdict
+    /// Its verdicts, of its own type: a refusal carries its code and message as the guard's did
+    /// then, so that the fast guard's ``ResponseHeadGuard/Rejection`` is held to the same words.
+    enum Verdict: Equatable {
+        case accept
+        case finalHeadEnded(status: Int, declaredLength: Int64?)
+        case reject(RequestError.Code, String)
+
+        /// The fast guard's `verdict`, in these terms.
+        init(_ verdict: ResponseHeadGuard.Verdict) {
+            switch verdict {
+            case .accept: self = .accept
+            case .finalHeadEnded(let status, let declaredLength): self = .finalHeadEnded(status: status, declaredLength: declaredLength)
+            case .reject(let rejection): self = .reject(rejection.code, rejection.reason)
+            }
+        }
+    }
 
     /// Before a status line, inside a head, or after a final head (trailers).
     private enum Phase { case awaitingStatus, head, trailers }

@@ -42,7 +42,7 @@ struct ResponseHeadGuardDifferentialTests {
         var referenceRecorder = ReferenceHeadRecorder()
         for (index, line) in lines.enumerated() {
             let (verdict, expected) = line.withUnsafeBytes { bytes in
-                let verdict = fast.inspect(bytes)
+                let verdict = ReferenceHeadGuard.Verdict(fast.inspect(bytes))
                 let expected = reference.inspect(bytes)
                 if case .reject = verdict {} else {
                     recorder.take(bytes, as: fast.lastLine)

@@ -17,8 +17,8 @@ struct ResponseHeadGuardTests {
 
     /// The code of a rejection, `nil` for anything else.
     private func rejection(_ lines: [String], limit: Int = 256 << 10) -> RequestError.Code? {
-        guard case .reject(let code, _) = outcome(lines, limit: limit) else { return nil }
-        return code
+        guard case .reject(let rejection) = outcome(lines, limit: limit) else { return nil }
+        return rejection.code
     }
 
     @Test("a plain head ends with its status and declared length")
@@ -54,8 +54,8 @@ struct ResponseHeadGuardTests {
     func lengthWithTransferEncoding() {
         let all = verdicts(["HTTP/1.1 200 OK\r\n", "Transfer-Encoding: chunked\r\n", "Content-Length: 5\r\n", "\r\n"])
         #expect(all.dropLast().allSatisfy { $0 == .accept })
-        guard case .reject(let code, _) = all.last! else { Issue.record("accepted"); return }
-        #expect(code == .protocolError)
+        guard case .reject(let rejection) = all.last! else { Issue.record("accepted"); return }
+        #expect(rejection.code == .protocolError)
     }
 
     @Test("status lines that are not HTTP/<version> <3 digits> are refused", arguments: [

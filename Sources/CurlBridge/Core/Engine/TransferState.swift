@@ -84,7 +84,7 @@ struct TransferState: ~Copyable {
     mutating func inspect(_ line: UnsafeRawBufferPointer, at now: UInt64) -> ResponseHeadGuard.Verdict {
         noteActivity(at: now)
         let verdict = headGuard.inspect(line)
-        if case .reject(let code, let reason) = verdict { fail(RequestError(code, reason)) }
+        if case .reject(let rejection) = verdict { fail(rejection.error) }
         return verdict
     }
 

@@ -31,8 +31,8 @@ struct ResponseHeadGuard {
         case accept
         /// The line ended a final (non-`1xx`) head, which declared this body length, if any.
         case finalHeadEnded(status: Int, declaredLength: Int64?)
-        /// The response must be refused with this code and reason.
-        case reject(RequestError.Code, String)
+        /// The response must be refused, for this reason.
+        case reject(Rejection)
     }
 
     /// What an accepted line is.
@@ -91,7 +91,7 @@ struct ResponseHeadGuard {
     mutating func inspect(_ line: UnsafeRawBufferPointer) -> Verdict {
         receivedBytes += line.count
         guard receivedBytes <= limit else {
-            return .reject(.headersTooLarge, "the response's headers exceed the cap of \(limit) bytes")
+            return .reject(.headersTooLarge(limit: limit))
         }
         let content = Self.withoutLineEnding(line)
         guard !content.isEmpty else {
@@ -115,10 +115,10 @@ struct ResponseHeadGuard {
     /// A status line: its code is checked and a new head begins.
     private mutating func startHead(_ line: UnsafeRawBufferPointer) -> Verdict {
         guard let code = Self.statusCode(line) else {
-            return .reject(.protocolError, "the response's status line is malformed")
+            return .reject(.malformedStatusLine)
         }
         guard (100...599).contains(code) else {
-            return .reject(.protocolError, "the response's status code \(code) is outside 100...599")
+            return .reject(.statusOutOfRange(code))
         }
         statusLines += 1
         phase = .head
@@ -133,7 +133,7 @@ struct ResponseHeadGuard {
     private mutating func endOfHead() -> Verdict {
         guard phase == .head else { return .accept }
         if hasTransferEncoding, declaredLength != nil {
-            return .reject(.protocolError, "the response declares both Content-Length and Transfer-Encoding")
+            return .reject(.lengthWithTransferEncoding)
         }
         guard status >= 200 else {
             phase = .awaitingStatus
@@ -154,19 +154,19 @@ struct ResponseHeadGuard {
                 // The first byte that is not a token character is not the colon: the name is not
                 // a token if a colon comes later, and the line has none otherwise.
                 return Self.contains(Self.colon, in: line, from: nameLength)
-                    ? .reject(.protocolError, "a response header name is not a valid token")
-                    : .reject(.protocolError, "a response header line has no colon")
+                    ? .reject(.nameNotToken)
+                    : .reject(.missingColon)
             }
-            guard nameLength > 0 else { return .reject(.protocolError, "a response header name is not a valid token") }
+            guard nameLength > 0 else { return .reject(.nameNotToken) }
         }
         let valueStart = isFolded ? 0 : nameLength + 1
         let value = UnsafeRawBufferPointer(rebasing: line[valueStart...])
         guard !Self.containsControlCharacter(value) else {
-            return .reject(.protocolError, "a response header value contains a control character (CR, LF, NUL or another)")
+            return .reject(.controlCharacter)
         }
         if isFolded {
             return lastFieldFramesBody
-                ? .reject(.protocolError, "a folded line continues the response's Content-Length or Transfer-Encoding")
+                ? .reject(.foldedFraming)
                 : .accept
         }
         let framing = Self.framingField(UnsafeRawBufferPointer(rebasing: line[..<nameLength]))
@@ -189,10 +189,10 @@ struct ResponseHeadGuard {
             var end = start
             while end < value.count, value[end] != Self.comma { end += 1 }
             guard let length = Self.decimal(Self.trimmed(UnsafeRawBufferPointer(rebasing: value[start..<end]))) else {
-                return .reject(.protocolError, "the response's Content-Length is not a number or overflows")
+                return .reject(.invalidContentLength)
             }
             if let declaredLength, declaredLength != length {
-                return .reject(.protocolError, "the response declares conflicting Content-Length values \(declaredLength) and \(length)")
+                return .reject(.conflictingContentLengths(declaredLength, length))
             }
             declaredLength = length
             start = end + 1

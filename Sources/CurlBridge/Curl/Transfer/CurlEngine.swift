@@ -22,6 +22,8 @@ final class CurlEngine: TransferEngine {
     let inFlight = TransferCounter()
     /// The earliest moment an idle timeout could expire, in `MonotonicClock` nanoseconds.
     private var nextIdleCheck: UInt64?
+    /// The loop's clock for curl's callbacks, which each transfer reads.
+    private let callbackClock: CallbackClock
 
     /// How many idle easy handles (reset, or retired: see ``CurlEasyHandlePool``) the engine keeps
     /// for its next transfers while busy: enough for a thousand transfers in flight to recycle
@@ -35,6 +37,7 @@ final class CurlEngine: TransferEngine {
         self.easyOptions = options
         handles = CurlEasyHandlePool(capacity: Self.idleHandleCapacity, reusesHandles: options.reusesHandles)
         receiveBuffers = CurlReceiveBufferChoice(configured: options.receiveBufferSize)
+        callbackClock = loop.callbackClock
         loop.engine = self
     }
 
@@ -77,7 +80,8 @@ final class CurlEngine: TransferEngine {
         do {
             transfer = try CurlTransfer(
                 id: id, request: request, receiver: receiver, options: easyOptions, easy: easy,
-                receiveBufferSize: receiveBuffers.size(collectsBody: receiver.collectsBody, inFlight: inFlight.own))
+                receiveBufferSize: receiveBuffers.size(collectsBody: receiver.collectsBody, inFlight: inFlight.own),
+                clock: callbackClock)
         } catch {
             handles.recycle(easy)
             throw error

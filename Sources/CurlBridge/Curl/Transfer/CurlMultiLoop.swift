@@ -107,6 +107,8 @@ final class CurlMultiLoop: RequestLoop, Sendable {
         /// taking the work does not make a new list for the inbox every turn (owner-only: no
         /// run-time exclusivity check).
         @exclusivity(unchecked) var spareWork: [Item] = []
+        /// The moment curl's callbacks note activity at, read once per phase of a turn.
+        let callbackClock = CallbackClock()
     }
 
     /// The queue that owns the loop whenever no blocking caller drives it.
@@ -158,6 +160,10 @@ final class CurlMultiLoop: RequestLoop, Sendable {
         get { state.engine }
         set { state.engine = newValue }
     }
+
+    /// The moment curl's callbacks in this loop note activity at (see ``CallbackClock``): taken by
+    /// the engine when made, before the first submission.
+    var callbackClock: CallbackClock { state.callbackClock }
 
     deinit {
         // Running retains the loop, so a loop being released is idle and holds no transfer.
@@ -299,6 +305,7 @@ final class CurlMultiLoop: RequestLoop, Sendable {
         // Deadlines are judged as of a moment before the inbox is taken: work submitted by then
         // (a cancel made before a deadline passed) runs first, however long this turn takes.
         let now = MonotonicClock.now
+        state.callbackClock.begin(at: now)
         guard var work = takeWorkOrStop(delegate, state) else { return false }
         // Work that the work submits to the owner (a task resumed on the transport's executor that
         // starts its next request) runs in this turn too, before curl is driven: a few rounds, so
@@ -317,6 +324,7 @@ final class CurlMultiLoop: RequestLoop, Sendable {
             work = takeOwnWork(state)
         }
         var running: Int32 = 0
+        state.callbackClock.forget()
         let performed = curl_multi_perform(multi, &running)
         if performed != CURLM_OK { delegate.loopDidFail(multiError(performed, during: "curl_multi_perform")) }
         readFinishedTransfers(state)

@@ -34,7 +34,7 @@ extension CurlTransfer {
     /// body's stream has bytes.
     func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard var reader = bodyReader else { return 0 }
-        state.noteActivity(at: MonotonicClock.now)
+        state.noteActivity(at: now)
         let result = reader.read(into: buffer)
         bodyReader = reader
         switch result {

@@ -52,17 +52,23 @@ final class CurlTransfer {
     /// Whether this transfer started its body's stream, and so may close it: a request sent twice
     /// shares one stream, which belongs to the send that started it.
     var ownsBodyStream = false
+    /// The clock its callbacks note activity at, unretained (no reference counting per transfer, or
+    /// per callback, as an unowned reference still costs): the loop that made the transfer holds
+    /// it, and curl calls back only while the transfer is in that loop's multi handle.
+    private let callbackClock: Unmanaged<CallbackClock>
 
     /// Creates a transfer on `easy` (fresh, reset by its pool, or a retired object given a fresh
     /// curl handle), configured and ready to join a
-    /// multi handle, with a `receiveBufferSize`-byte receive buffer.
+    /// multi handle, with a `receiveBufferSize`-byte receive buffer; its callbacks take the time
+    /// from `clock`, its loop's.
     ///
     /// - Throws: ``RequestError`` if curl refuses an option.
     init(
         id: UInt64, request: PreparedRequest, receiver: any TransferReceiver, options: CurlEasyOptions, easy: CurlEasyHandle,
-        receiveBufferSize: Int
+        receiveBufferSize: Int, clock: CallbackClock
     ) throws(RequestError) {
         self.id = id
+        callbackClock = Unmanaged.passUnretained(clock)
         self.request = request
         self.receiver = receiver
         receiverWantsHeads = receiver.wantsHeads
@@ -96,6 +102,9 @@ final class CurlTransfer {
         Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
     }
 
+    /// The moment for a callback (see ``CallbackClock``).
+    var now: UInt64 { callbackClock._withUnsafeGuaranteedRef(\.now) }
+
     /// Runs `body` with the transfer behind a callback's context pointer, without retaining it
     /// for the call (a retain and a release per header line and body piece): the engine's table
     /// holds the transfer for as long as curl can call back.
@@ -107,7 +116,7 @@ final class CurlTransfer {
 
     /// Hands body bytes to the receiver, after a held `401` head that turned out final.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        if let head = state.bodyArrived(at: MonotonicClock.now), !deliver(head) { return 0 }
+        if let head = state.bodyArrived(at: now), !deliver(head) { return 0 }
         switch receiver.transferReceivedBody(bytes) {
         case .accept:
             return bytes.count
@@ -124,7 +133,7 @@ final class CurlTransfer {
     /// receiver refuse the declared body, then delivers the head unless the state holds it.
     /// Returning less than the line stops curl (with CURLE_WRITE_ERROR).
     func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
-        switch state.inspect(line, at: MonotonicClock.now) {
+        switch state.inspect(line, at: now) {
         case .accept:
             break
         case .finalHeadEnded(let status, let declaredLength):
@@ -155,7 +164,7 @@ final class CurlTransfer {
 
     /// Notes movement for the idle timeout and forwards curl's progress counters when due.
     func reportProgress(received: curl_off_t, expectedToReceive: curl_off_t, sent: curl_off_t, expectedToSend: curl_off_t) {
-        let due = state.progressed(sent: Int64(sent), received: Int64(received), at: MonotonicClock.now)
+        let due = state.progressed(sent: Int64(sent), received: Int64(received), at: now)
         guard due, receiver.wantsProgress else { return }
         receiver.transferProgressed(TransferProgress(
             curlReceived: Int64(received), expectedToReceive: Int64(expectedToReceive),
