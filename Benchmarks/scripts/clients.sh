@@ -36,6 +36,10 @@ client_command() {
     libcurl-easy-ca-path) CMD=("$BIN/bench-libcurl" --mode easy "${LIBCURL_SAME_HEADERS[@]}") ;;
     libcurl-multi-16k) CMD=("$BIN/bench-libcurl" --mode multi --buffer 16384 "${LIBCURL_SAME_REQUESTS[@]}") ;;
     libcurl-multi-512k-upload) CMD=("$BIN/bench-libcurl" --mode multi --upload-buffer 524288 "${LIBCURL_SAME_REQUESTS[@]}") ;;
+    # The Swift floor (issue 37): libcurl-multi-fresh's work plus what any Swift client returning a
+    # response must do, in a CurlBridge style, and nothing else: where this architecture's wall
+    # clock and memory start (README.md, "The clients").
+    swift-floor-blocking | swift-floor-async | swift-floor-callback) CMD=("$BIN/bench-swift-floor" --style "${1#swift-floor-}") ;;
     urlsession-sync | urlsession-async) CMD=("$BIN/bench-urlsession" --mode "${1#urlsession-}") ;;
     urlsession-download) CMD=("$BIN/bench-urlsession" --mode sync --transfer download) ;;
     ahc) CMD=("$BIN/bench-ahc") ;;
@@ -118,21 +122,23 @@ workload_sequential() {
     REQUESTS=$(scaled 20000) CONCURRENCY=1 EXTRA=()
     wrk_ceiling 1
     rounds curlbridge-blocking curlbridge-async curlbridge-async-executor curlbridge-callback libcurl-easy libcurl-easy-fresh \
-        libcurl-multi-fresh urlsession-sync ahc
+        libcurl-multi-fresh swift-floor-blocking swift-floor-async urlsession-sync ahc
 }
 
 workload_concurrent_h1() {
     WORKLOAD=2-64-in-flight-h1 URL=http://127.0.0.1:$HTTP_PORT/small
     REQUESTS=$(scaled 50000) CONCURRENCY=64 EXTRA=()
     wrk_ceiling 64
-    rounds curlbridge-async curlbridge-async-executor curlbridge-callback libcurl-multi libcurl-multi-fresh urlsession-async ahc
+    rounds curlbridge-async curlbridge-async-executor curlbridge-callback libcurl-multi libcurl-multi-fresh swift-floor-async \
+        swift-floor-callback urlsession-async ahc
 }
 
 workload_concurrent_h2() {
     WORKLOAD=3-64-in-flight-h2-tls URL=https://127.0.0.1:$HTTPS_PORT/small
     REQUESTS=$(scaled 20000) CONCURRENCY=64 EXTRA=()
     wrk_ceiling 64
-    rounds curlbridge-async curlbridge-async-executor curlbridge-callback libcurl-multi libcurl-multi-fresh urlsession-async ahc
+    rounds curlbridge-async curlbridge-async-executor curlbridge-callback libcurl-multi libcurl-multi-fresh swift-floor-async \
+        swift-floor-callback urlsession-async ahc
 }
 
 # Deletes the downloaded file (and any partial file a failed download left beside it).
@@ -158,7 +164,8 @@ workload_thousand() {
     WORKLOAD=5-1000-in-flight-h1 URL=http://127.0.0.1:$HTTP_PORT/small
     REQUESTS=$(scaled 5000) CONCURRENCY=1000 EXTRA=()
     if [ "$REQUESTS" -lt 1000 ]; then REQUESTS=1000; fi
-    rounds curlbridge-async curlbridge-async-executor curlbridge-callback libcurl-multi libcurl-multi-fresh urlsession-async ahc
+    rounds curlbridge-async curlbridge-async-executor curlbridge-callback libcurl-multi libcurl-multi-fresh swift-floor-async \
+        swift-floor-callback urlsession-async ahc
 }
 
 workload_64k() {
@@ -166,7 +173,7 @@ workload_64k() {
     REQUESTS=$(scaled 10000) CONCURRENCY=64 EXTRA=()
     wrk_ceiling 64
     rounds curlbridge-async curlbridge-async-executor curlbridge-callback libcurl-multi libcurl-multi-fresh libcurl-multi-fresh-collect \
-        urlsession-async ahc
+        swift-floor-async swift-floor-callback urlsession-async ahc
 }
 
 # A slow consumer: the body streamed to a reader that takes 10 MB/s (sleeping between chunks);
@@ -196,6 +203,7 @@ workload_new_tls_connections() {
     REQUESTS=$(scaled 200) CONCURRENCY=1 EXTRA=()
     SYSTEM_TRUST_BUNDLE=$PREFIX/system-and-test-ca.pem
     cat "$SYSTEM_BUNDLE" "$CA_PEM" >"$SYSTEM_TRUST_BUNDLE"
-    rounds curlbridge-blocking curlbridge-async curlbridge-callback libcurl-easy libcurl-easy-ca-path urlsession-sync ahc
+    rounds curlbridge-blocking curlbridge-async curlbridge-callback libcurl-easy libcurl-easy-ca-path swift-floor-blocking \
+        swift-floor-async swift-floor-callback urlsession-sync ahc
     SYSTEM_TRUST_BUNDLE=
 }
