@@ -39,7 +39,7 @@ client_command() {
     # The Swift floor (issue 37): libcurl-multi-fresh's work plus what any Swift client returning a
     # response must do, in a CurlBridge style, and nothing else: where this architecture's wall
     # clock and memory start (README.md, "The clients").
-    swift-floor-blocking | swift-floor-async | swift-floor-callback) CMD=("$BIN/bench-swift-floor" --style "${1#swift-floor-}") ;;
+    swift-floor-blocking | swift-floor-async | swift-floor-async-executor | swift-floor-callback) CMD=("$BIN/bench-swift-floor" --style "${1#swift-floor-}") ;;
     urlsession-sync | urlsession-async) CMD=("$BIN/bench-urlsession" --mode "${1#urlsession-}") ;;
     urlsession-download) CMD=("$BIN/bench-urlsession" --mode sync --transfer download) ;;
     ahc) CMD=("$BIN/bench-ahc") ;;
@@ -122,7 +122,7 @@ workload_sequential() {
     REQUESTS=$(scaled 20000) CONCURRENCY=1 EXTRA=()
     wrk_ceiling 1
     rounds curlbridge-blocking curlbridge-async curlbridge-async-executor curlbridge-callback libcurl-easy libcurl-easy-fresh \
-        libcurl-multi-fresh swift-floor-blocking swift-floor-async urlsession-sync ahc
+        libcurl-multi-fresh swift-floor-blocking swift-floor-async swift-floor-async-executor urlsession-sync ahc
 }
 
 workload_concurrent_h1() {
@@ -130,7 +130,7 @@ workload_concurrent_h1() {
     REQUESTS=$(scaled 50000) CONCURRENCY=64 EXTRA=()
     wrk_ceiling 64
     rounds curlbridge-async curlbridge-async-executor curlbridge-callback libcurl-multi libcurl-multi-fresh swift-floor-async \
-        swift-floor-callback urlsession-async ahc
+        swift-floor-async-executor swift-floor-callback urlsession-async ahc
 }
 
 workload_concurrent_h2() {
@@ -138,7 +138,7 @@ workload_concurrent_h2() {
     REQUESTS=$(scaled 20000) CONCURRENCY=64 EXTRA=()
     wrk_ceiling 64
     rounds curlbridge-async curlbridge-async-executor curlbridge-callback libcurl-multi libcurl-multi-fresh swift-floor-async \
-        swift-floor-callback urlsession-async ahc
+        swift-floor-async-executor swift-floor-callback urlsession-async ahc
 }
 
 # Deletes the downloaded file (and any partial file a failed download left beside it).
@@ -165,7 +165,7 @@ workload_thousand() {
     REQUESTS=$(scaled 5000) CONCURRENCY=1000 EXTRA=()
     if [ "$REQUESTS" -lt 1000 ]; then REQUESTS=1000; fi
     rounds curlbridge-async curlbridge-async-executor curlbridge-callback libcurl-multi libcurl-multi-fresh swift-floor-async \
-        swift-floor-callback urlsession-async ahc
+        swift-floor-async-executor swift-floor-callback urlsession-async ahc
 }
 
 workload_64k() {
@@ -173,7 +173,7 @@ workload_64k() {
     REQUESTS=$(scaled 10000) CONCURRENCY=64 EXTRA=()
     wrk_ceiling 64
     rounds curlbridge-async curlbridge-async-executor curlbridge-callback libcurl-multi libcurl-multi-fresh libcurl-multi-fresh-collect \
-        swift-floor-async swift-floor-callback urlsession-async ahc
+        swift-floor-async swift-floor-async-executor swift-floor-callback urlsession-async ahc
 }
 
 # A slow consumer: the body streamed to a reader that takes 10 MB/s (sleeping between chunks);

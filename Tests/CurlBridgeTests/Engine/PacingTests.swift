@@ -15,6 +15,26 @@ import Testing
         #expect(clock.check(at: 130 * Self.millisecond, connectedAfter: 30 * Self.millisecond) == .checkAgain(at: 220 * Self.millisecond))
     }
 
+    @Test func anIdleClocksLastActivityNeverMovesBack() {
+        var clock = IdleClock(limit: 100 * Self.millisecond, now: 0)
+        clock.noteActivity(at: 120 * Self.millisecond)
+        // A callback timed at its phase's earlier reading (CallbackClock) after a fresher one.
+        clock.noteActivity(at: 110 * Self.millisecond)
+        #expect(clock.check(at: 215 * Self.millisecond, connectedAfter: 0) == .checkAgain(at: 220 * Self.millisecond))
+    }
+
+    @Test func aCallbackClockReadsOncePerPhase() {
+        let clock = CallbackClock()
+        clock.begin(at: 42)
+        #expect(clock.now == 42)  // the turn's moment, for its work phase
+        clock.forget()
+        let fresh = clock.now
+        #expect(fresh > 42)  // read from MonotonicClock, which started long before
+        #expect(clock.now == fresh)  // shared by the phase's later callbacks
+        clock.forget()
+        #expect(clock.now >= fresh)
+    }
+
     @Test func anIdleClockWaitingForAConnectionStartsAtTheFirstCheckThatFindsItConnected() {
         var clock = IdleClock(limit: 100 * Self.millisecond, now: 0)
         // Still waiting for a connection at 500 ms: the connect timeout's business, not idleness.

@@ -8,8 +8,11 @@ struct ReferenceHeadGuard {
     /// Its verdicts, of its own type: a refusal carries its code and message as the guard's did
     /// then, so that the fast guard's ``ResponseHeadGuard/Rejection`` is held to the same words.
     enum Verdict: Equatable {
+        /// Nothing to act on.
         case accept
+        /// The line ended a final head, which declared this body length, if any.
         case finalHeadEnded(status: Int, declaredLength: Int64?)
+        /// The response must be refused with this code and message.
         case reject(RequestError.Code, String)
 
         /// The fast guard's `verdict`, in these terms.

@@ -23,9 +23,10 @@ struct IdleClock {
         lastActivity = now
     }
 
-    /// A byte moved (or the transfer resumed) at `now`.
+    /// A byte moved (or the transfer resumed) at `now`. The last activity never moves back: a
+    /// callback's moment may be a little earlier than one noted before it (``CallbackClock``).
     mutating func noteActivity(at now: UInt64) {
-        lastActivity = now
+        lastActivity = max(lastActivity, now)
     }
 
     /// The moment the transfer expires unless a byte moves: `limit` after the later of the last

@@ -53,8 +53,9 @@ final class CurlTransfer {
     /// shares one stream, which belongs to the send that started it.
     var ownsBodyStream = false
     /// The clock its callbacks note activity at, unretained (no reference counting per transfer, or
-    /// per callback, as an unowned reference still costs): the loop that made the transfer holds
-    /// it, and curl calls back only while the transfer is in that loop's multi handle.
+    /// per callback, as an unowned reference still costs): its loop's, which that loop and the
+    /// engine that made the transfer hold, and curl calls back only while the transfer is in the
+    /// loop's multi handle (or from the engine's own `curl_easy_pause`).
     private let callbackClock: Unmanaged<CallbackClock>
 
     /// Creates a transfer on `easy` (fresh, reset by its pool, or a retired object given a fresh
@@ -112,7 +113,7 @@ final class CurlTransfer {
         Unmanaged<CurlTransfer>.fromOpaque(context)._withUnsafeGuaranteedRef(body)
     }
 
-    // MARK: Callbacks (on the loop, inside curl_multi_perform)
+    // MARK: Callbacks (on the loop, inside curl_multi_perform, or curl_easy_pause when resumed)
 
     /// Hands body bytes to the receiver, after a held `401` head that turned out final.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
@@ -179,16 +180,27 @@ final class CurlTransfer {
         applyPauseState()
     }
 
-    /// Resumes receiving; curl may deliver held-back bytes before this returns.
+    /// Resumes receiving; curl may deliver held-back bytes before this returns. The clock is read
+    /// afresh: the callbacks that deliver them are timed at this moment, not at the turn's start.
     func resumeReceiving() {
-        state.resumeReceiving(at: MonotonicClock.now)
+        state.resumeReceiving(at: freshMoment())
         applyPauseState()
     }
 
-    /// Resumes sending after the body's stream had no bytes ready.
+    /// Resumes sending after the body's stream had no bytes ready (the clock read afresh, as for
+    /// ``resumeReceiving()``).
     func resumeSending() {
-        guard state.resumeSending(at: MonotonicClock.now) else { return }
+        guard state.resumeSending(at: freshMoment()) else { return }
         applyPauseState()
+    }
+
+    /// The moment now, read from the clock, which the callbacks curl makes until the phase ends
+    /// then share.
+    private func freshMoment() -> UInt64 {
+        callbackClock._withUnsafeGuaranteedRef { clock in
+            clock.forget()
+            return clock.now
+        }
     }
 
     /// Tells curl which directions are paused now.
