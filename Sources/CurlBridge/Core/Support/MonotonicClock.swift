@@ -2,8 +2,8 @@
 import Glibc
 #endif
 
-/// The clock behind idle timeouts and timers, read by the loop at every turn (curl's callbacks take
-/// that reading, see ``CallbackClock``): `CLOCK_MONOTONIC_COARSE`, a vDSO
+/// The clock behind idle timeouts and timers, read by the loop at every turn and for curl's
+/// callbacks once per phase of it (``CallbackClock``): `CLOCK_MONOTONIC_COARSE`, a vDSO
 /// read of the last timer tick (a few milliseconds of resolution, ample for timeouts counted in
 /// milliseconds) that costs a fraction of the precise clock.
 enum MonotonicClock {
