@@ -270,6 +270,11 @@ def targets(results):
         a, b = value(workload, label, key), value(workload, base, key)
         return a / b if a is not None and b else None
 
+    def check_style(text, workload, style, base, goal, key="rps", **options):
+        """`check` of CurlBridge in `style` against `base`, with the Swift floor in the same style beside it."""
+        check(text, over(workload, f"curlbridge-{style}", base, key), goal,
+              floor=over(workload, f"swift-floor-{style}", base, key), **options)
+
     check("sequential blocking vs libcurl easy", over("1-sequential-h1", "curlbridge-blocking", "libcurl-easy"), 0.8)
     for workload in ("2-64-in-flight-h1", "3-64-in-flight-h2-tls"):
         for style in ("async", "callback"):
@@ -348,12 +353,9 @@ def targets(results):
     def check_thousand_in_flight():
         """Issues 23 and 37 share these: 1,000 in flight at 0.95× raw with at most 1.5× its peak RSS."""
         for style in ("async", "async-executor", "callback"):
-            floor = f"swift-floor-{style}"
-            check(f"5 1,000 in flight ({style}) vs libcurl multi", over("5-1000-in-flight-h1", f"curlbridge-{style}", "libcurl-multi"), 0.95,
-                  floor=over("5-1000-in-flight-h1", floor, "libcurl-multi"))
-            check(f"5 1,000 in flight ({style}): peak RSS over libcurl multi's",
-                  over("5-1000-in-flight-h1", f"curlbridge-{style}", "libcurl-multi", "peak_rss_mib"), 1.5, higher=False,
-                  floor=over("5-1000-in-flight-h1", floor, "libcurl-multi", "peak_rss_mib"))
+            check_style(f"5 1,000 in flight ({style}) vs libcurl multi", "5-1000-in-flight-h1", style, "libcurl-multi", 0.95)
+            check_style(f"5 1,000 in flight ({style}): peak RSS over libcurl multi's", "5-1000-in-flight-h1", style,
+                        "libcurl-multi", 1.5, key="peak_rss_mib", higher=False)
 
     def check_few_requests_memory():
         """Issues 23 and 37 share this: a process making a few requests at most 8 MiB above raw."""
@@ -386,18 +388,14 @@ def targets(results):
     # async-executor: the async style with its tasks on the transport's executor (`TransportExecutor`), an opt-in.
     safe_label = safe_of("1-sequential-h1")
     for style in ("blocking", "async", "async-executor"):
-        check(f"1 sequential h1 ({style}) vs safe raw (`{safe_label}`)", over("1-sequential-h1", f"curlbridge-{style}", safe_label), 0.9,
-              floor=over("1-sequential-h1", f"swift-floor-{style}", safe_label))
+        check_style(f"1 sequential h1 ({style}) vs safe raw (`{safe_label}`)", "1-sequential-h1", style, safe_label, 0.9)
     for style in ("async", "async-executor", "callback"):
-        check(f"2 64 in flight h1 ({style}) vs libcurl multi", over("2-64-in-flight-h1", f"curlbridge-{style}", "libcurl-multi"), 0.9,
-              floor=over("2-64-in-flight-h1", f"swift-floor-{style}", "libcurl-multi"))
+        check_style(f"2 64 in flight h1 ({style}) vs libcurl multi", "2-64-in-flight-h1", style, "libcurl-multi", 0.9)
     for workload, short in (("3-64-in-flight-h2-tls", "3 HTTP/2 + TLS, 64 in flight"), ("6-64k-64-in-flight-h1", "6 64 KiB, 64 in flight")):
         safe_label = safe_of(workload)
         for style in ("async", "async-executor", "callback"):
-            check(f"{short} ({style}) vs AHC", over(workload, f"curlbridge-{style}", "ahc"), 1.25,
-                  floor=over(workload, f"swift-floor-{style}", "ahc"))
-            check(f"{short} ({style}) vs safe raw (`{safe_label}`)", over(workload, f"curlbridge-{style}", safe_label), 0.9,
-                  floor=over(workload, f"swift-floor-{style}", safe_label))
+            check_style(f"{short} ({style}) vs AHC", workload, style, "ahc", 1.25)
+            check_style(f"{short} ({style}) vs safe raw (`{safe_label}`)", workload, style, safe_label, 0.9)
     check_thousand_in_flight()
     check_few_requests_memory()
     issue37 = ["## Targets of issue 37", "",
