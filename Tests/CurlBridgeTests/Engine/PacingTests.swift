@@ -33,6 +33,11 @@ import Testing
         #expect(clock.now == fresh)  // shared by the phase's later callbacks
         clock.forget()
         #expect(clock.now >= fresh)
+        // A transfer that resumes mid-phase: a new reading, which the phase's later callbacks share.
+        clock.begin(at: 42)
+        let resumed = clock.readAfresh()
+        #expect(resumed > 42)
+        #expect(clock.now == resumed)
     }
 
     @Test func anIdleClockWaitingForAConnectionStartsAtTheFirstCheckThatFindsItConnected() {

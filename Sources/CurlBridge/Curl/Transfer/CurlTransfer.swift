@@ -194,13 +194,9 @@ final class CurlTransfer {
         applyPauseState()
     }
 
-    /// The moment now, read from the clock, which the callbacks curl makes until the phase ends
-    /// then share.
+    /// The moment now, read afresh (``CallbackClock/readAfresh()``).
     private func freshMoment() -> UInt64 {
-        callbackClock._withUnsafeGuaranteedRef { clock in
-            clock.forget()
-            return clock.now
-        }
+        callbackClock._withUnsafeGuaranteedRef { $0.readAfresh() }
     }
 
     /// Tells curl which directions are paused now.
