@@ -17,9 +17,6 @@ import re
 import subprocess
 import sys
 
-# callgrind_annotate's self-cost line: "1,234 (0.12%)  file:function [object]"
-LINE = re.compile(r"\s*([\d,]+) \([ \d.]+%\)\s+(.*?)(?: \[(.*)\])?$")
-
 REFERENCE_COUNTING = re.compile(
     r"swift_(retain|release|bridgeObjectRetain|bridgeObjectRelease|unknownObjectRetain|unknownObjectRelease"
     r"|nonatomic|unownedRetain|unownedRelease|tryRetain|isUniquelyReferenced)|RefCount")
@@ -70,17 +67,36 @@ def kind(obj: str, function: str) -> str:
 
 
 def self_costs(path: str) -> collections.Counter:
-    """Self cost of each (object, function) in one callgrind output."""
-    annotated = subprocess.run(["callgrind_annotate", "--threshold=100", "--inclusive=no", path],
-                               capture_output=True, text=True, check=True).stdout
+    """Self cost of each (object, function) in one callgrind output, read from the file itself:
+    callgrind_annotate merges functions of the same name from different objects, and unnamed
+    functions of stripped libraries with them."""
+    names = {"ob": {}, "fn": {}}
     costs = collections.Counter()
-    for line in annotated.splitlines():
-        match = LINE.match(line)
-        if not match or "PROGRAM TOTALS" in line:
-            continue
-        function = match.group(2).rsplit(":", 1)[-1]
-        obj = (match.group(3) or "").rsplit("/", 1)[-1]
-        costs[(obj, function)] += int(match.group(1).replace(",", ""))
+    obj = function = ""
+    after_call = False
+    with open(path) as lines:
+        for line in lines:
+            if line[0].isdigit() or line[0] in "+-*":
+                if after_call:  # the inclusive cost of the call above: not this function's own
+                    after_call = False
+                    continue
+                fields = line.split()
+                if len(fields) > 1:
+                    costs[(obj, function)] += int(fields[1])
+                continue
+            key, _, value = line.rstrip("\n").partition("=")
+            if key in ("ob", "fn", "cob", "cfn"):
+                table = names["ob" if key.endswith("ob") else "fn"]
+                match = re.match(r"\((\d+)\)(?: (.*))?$", value)
+                name = table.setdefault(match.group(1), match.group(2) or "") if match else value
+                if match and match.group(2):
+                    table[match.group(1)] = match.group(2)
+                if key == "ob":
+                    obj = name.rsplit("/", 1)[-1]
+                elif key == "fn":
+                    function = name
+            elif key == "calls":
+                after_call = True
     return costs
 
 
