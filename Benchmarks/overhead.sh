@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What CurlBridge spends per request over its Swift floor (bench-swift-floor, the least a Swift
-# client of the same style spends on the same curl work), by kind of work, and which of
-# CurlBridge's own functions cost the most: the account behind INSTRUCTIONS.md's "what CurlBridge
-# adds over its floor".
+# client of the same style spends on the same curl work), and the floor over the safe raw
+# baseline (raw libcurl with a fresh easy handle per request, each body collected for 64k), by
+# kind of work; then which of CurlBridge's own functions cost the most: the account behind
+# INSTRUCTIONS.md's "what CurlBridge adds over its floor".
 #
 #   Benchmarks/overhead.sh                         async, 64 in flight, HTTP/1.1 (h1)
 #   STYLE=callback WORKLOAD=seq Benchmarks/overhead.sh
@@ -52,14 +53,20 @@ overhead_main() {
     esac
     [ "$STYLE" != blocking ] || [ "$WORKLOAD" = seq ] || { echo "the blocking style runs seq only" >&2; exit 2; }
     echo "[$WORKLOAD, $STYLE] $concurrency in flight, $url" >&2
+    local collect=()
+    [ "$WORKLOAD" != 64k ] || collect=(--collect)
+    profile raw "$concurrency" "$url" "$BIN/bench-libcurl" --mode multi --fresh-handle "${collect[@]}" \
+        "${LIBCURL_SAME_REQUESTS[@]}"
     profile floor "$concurrency" "$url" "$BIN/bench-swift-floor" --style "$STYLE"
     profile curlbridge "$concurrency" "$url" "$BIN/bench-curlbridge" --style "$STYLE"
-    echo "# $WORKLOAD, $STYLE: CurlBridge over its Swift floor (callgrind, $SMALL vs $LARGE requests)"
+    echo "# $WORKLOAD, $STYLE: CurlBridge over its Swift floor over safe raw (callgrind, $SMALL vs $LARGE requests)"
     echo
     echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$HERE" rev-parse --short HEAD 2>/dev/null || echo unknown)"
     echo
-    python3 "$HERE/scripts/overhead.py" "$((LARGE - SMALL))" "swift-floor-$STYLE" "$PREFIX/floor.$SMALL" \
-        "$PREFIX/floor.$LARGE" "curlbridge-$STYLE" "$PREFIX/curlbridge.$SMALL" "$PREFIX/curlbridge.$LARGE" "$TOP"
+    python3 "$HERE/scripts/overhead.py" "$((LARGE - SMALL))" "$TOP" \
+        "safe raw" "$PREFIX/raw.$SMALL" "$PREFIX/raw.$LARGE" \
+        "swift-floor-$STYLE" "$PREFIX/floor.$SMALL" "$PREFIX/floor.$LARGE" \
+        "curlbridge-$STYLE" "$PREFIX/curlbridge.$SMALL" "$PREFIX/curlbridge.$LARGE"
 }
 
 overhead_main "$@"

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""What one client spends per request over another, by kind of work, from callgrind runs.
+"""What each client spends per request over the one before it, by kind of work, from callgrind runs.
 
-    overhead.py REQUESTS BASE_LABEL BASE_SMALL BASE_LARGE LABEL SMALL LARGE [TOP]
+    overhead.py REQUESTS TOP LABEL SMALL LARGE [LABEL SMALL LARGE ...]
 
 Each client ran twice under callgrind (SMALL and LARGE requests, REQUESTS apart), so start-up
 and teardown cancel in the difference. Prints two Markdown tables: each kind's self cost per
-request for both clients and the difference, then the client's own functions (its executable:
-CurlBridge, the benchmark and the Swift packages linked in) that cost the most per request,
-demangled.
+request for every client, and each client's difference from the one before it; then the last
+client's own functions (its executable: CurlBridge, the benchmark and the Swift packages linked
+in) that cost the most per request (TOP of them), demangled.
 
 A single pair of runs: a request takes one or two loop turns depending on timing, so a total can
 be off by a few thousand instructions; read the kinds as shares (INSTRUCTIONS.md)."""
@@ -115,32 +115,39 @@ def demangled(names: list) -> list:
 
 
 def main() -> None:
-    requests = int(sys.argv[1])
-    base_label, client_label = sys.argv[2], sys.argv[5]
-    base = per_request(sys.argv[3], sys.argv[4], requests)
-    client = per_request(sys.argv[6], sys.argv[7], requests)
-    top = int(sys.argv[8]) if len(sys.argv) > 8 else 25
+    requests, top = int(sys.argv[1]), int(sys.argv[2])
+    clients = [(sys.argv[i], per_request(sys.argv[i + 1], sys.argv[i + 2], requests))
+               for i in range(3, len(sys.argv) - 2, 3)]
+    labels = [label for label, _ in clients]
 
-    totals = {name: [0.0, 0.0] for name in KINDS}
-    for column, costs in enumerate((base, client)):
+    totals = {name: [0.0] * len(clients) for name in KINDS}
+    for column, (_, costs) in enumerate(clients):
         for (obj, function), cost in costs.items():
             totals[kind(obj, function)][column] += cost
-    print(f"| kind | {base_label} | {client_label} | difference |")
-    print("|---|---:|---:|---:|")
-    for name in KINDS:
-        b, c = totals[name]
-        if abs(b) >= 0.5 or abs(c) >= 0.5:
-            print(f"| {name} | {b:,.0f} | {c:,.0f} | {c - b:+,.0f} |")
-    b, c = (sum(totals[name][i] for name in KINDS) for i in (0, 1))
-    print(f"| **total** | {b:,.0f} | {c:,.0f} | **{c - b:+,.0f}** |")
+    steps = [f"{after} − {before}" for before, after in zip(labels, labels[1:])]
+    print("| kind | " + " | ".join(labels + steps) + " |")
+    print("|---|" + "---:|" * (len(labels) + len(steps)))
 
-    own = sorted((key for key in client if key[0].startswith("bench-")), key=lambda key: -client[key])[:top]
+    def row(name: str, values: list, bold: bool = False) -> str:
+        cells = [f"{value:,.0f}" for value in values]
+        cells += [f"{after - before:+,.0f}" for before, after in zip(values, values[1:])]
+        if bold:
+            cells = [f"**{cell}**" for cell in cells]
+        return f"| {name} | " + " | ".join(cells) + " |"
+
+    for name in KINDS:
+        if any(abs(value) >= 0.5 for value in totals[name]):
+            print(row(name, totals[name]))
+    print(row("**total**", [sum(totals[name][i] for name in KINDS) for i in range(len(clients))], bold=True))
+
+    label, costs = clients[-1]
+    own = sorted((key for key in costs if key[0].startswith("bench-")), key=lambda key: -costs[key])[:top]
     names = demangled([function for _, function in own])
-    print(f"\n{client_label}'s own functions, self cost per request (top {len(own)}):\n")
+    print(f"\n{label}'s own functions, self cost per request (top {len(own)}):\n")
     print("| function | instructions |")
     print("|---|---:|")
     for key, name in zip(own, names):
-        print(f"| `{name[:140]}` | {client[key]:,.0f} |")
+        print(f"| `{name[:140]}` | {costs[key]:,.0f} |")
 
 
 if __name__ == "__main__":
