@@ -37,6 +37,8 @@ profile() {
 overhead_main() {
     local concurrency=64 url
     case $STYLE in blocking | async | async-executor | callback) ;; *) echo "unknown style $STYLE" >&2; exit 2 ;; esac
+    case $WORKLOAD in seq | h1 | h2 | 64k) ;; *) echo "unknown workload $WORKLOAD (seq, h1, h2, 64k)" >&2; exit 2 ;; esac
+    [ "$STYLE" != blocking ] || [ "$WORKLOAD" = seq ] || { echo "the blocking style runs seq only" >&2; exit 2; }
     install_missing
     PREFIX=$(mktemp -d /tmp/curlbridge-overhead.XXXXXX)
     trap cleanup EXIT
@@ -49,9 +51,7 @@ overhead_main() {
     h1) url="http://127.0.0.1:$HTTP_PORT/small" ;;
     h2) url="https://127.0.0.1:$HTTPS_PORT/small" ;;
     64k) url="http://127.0.0.1:$HTTP_PORT/64k" ;;
-    *) echo "unknown workload $WORKLOAD (seq, h1, h2, 64k)" >&2; exit 2 ;;
     esac
-    [ "$STYLE" != blocking ] || [ "$WORKLOAD" = seq ] || { echo "the blocking style runs seq only" >&2; exit 2; }
     echo "[$WORKLOAD, $STYLE] $concurrency in flight, $url" >&2
     local collect=()
     [ "$WORKLOAD" != 64k ] || collect=(--collect)

@@ -23,7 +23,7 @@ REFERENCE_COUNTING = re.compile(
 ALLOCATION = re.compile(
     r"^(malloc|_int_malloc|_int_free|free|cfree|calloc|realloc|_int_realloc|malloc_consolidate|tcache_\w*"
     r"|unlink_chunk|sysmalloc|alloc_perturb|arena_get2|__libc_(malloc|free|calloc)"
-    r"|swift_(allocObject|deallocObject|slowAlloc|slowDealloc|deallocClassInstance|initStackObject"
+    r"|swift_(allocObject|deallocObject|slowAlloc|slowDealloc|deallocClassInstance"
     r"|deallocPartialClassInstance))\b")
 LOCKS = re.compile(r"pthread_mutex|lll_(un)?lock|futex")
 METADATA = re.compile(r"[Mm]etadata|[Ww]itness|EnumTag|swift_get")
@@ -69,10 +69,11 @@ def kind(obj: str, function: str) -> str:
 def self_costs(path: str) -> collections.Counter:
     """Self cost of each (object, function) in one callgrind output, read from the file itself:
     callgrind_annotate merges functions of the same name from different objects, and unnamed
-    functions of stripped libraries with them."""
+    functions of stripped libraries with them. Checked against the file's own total."""
     names = {"ob": {}, "fn": {}}
     costs = collections.Counter()
     obj = function = ""
+    positions, summary = 1, None
     after_call = False
     with open(path) as lines:
         for line in lines:
@@ -81,8 +82,8 @@ def self_costs(path: str) -> collections.Counter:
                     after_call = False
                     continue
                 fields = line.split()
-                if len(fields) > 1:
-                    costs[(obj, function)] += int(fields[1])
+                if len(fields) > positions:
+                    costs[(obj, function)] += int(fields[positions])
                 continue
             key, _, value = line.rstrip("\n").partition("=")
             if key in ("ob", "fn", "cob", "cfn"):
@@ -97,6 +98,14 @@ def self_costs(path: str) -> collections.Counter:
                     function = name
             elif key == "calls":
                 after_call = True
+            elif line.startswith("positions:"):
+                positions = len(line.split()) - 1
+            elif line.startswith("events:") and line.split()[1:2] != ["Ir"]:
+                sys.exit(f"{path}: the first event is not Ir: {line.strip()}")
+            elif line.startswith("summary:"):
+                summary = int(line.split()[1])
+    if summary is not None and sum(costs.values()) != summary:
+        sys.exit(f"{path}: self costs add up to {sum(costs.values())}, the file's summary is {summary}")
     return costs
 
 
@@ -115,6 +124,8 @@ def demangled(names: list) -> list:
 
 
 def main() -> None:
+    if len(sys.argv) < 6 or (len(sys.argv) - 3) % 3 != 0:
+        sys.exit("usage: overhead.py REQUESTS TOP LABEL SMALL LARGE [LABEL SMALL LARGE ...]")
     requests, top = int(sys.argv[1]), int(sys.argv[2])
     clients = [(sys.argv[i], per_request(sys.argv[i + 1], sys.argv[i + 2], requests))
                for i in range(3, len(sys.argv) - 2, 3)]
