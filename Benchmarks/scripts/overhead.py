@@ -28,42 +28,37 @@ ALLOCATION = re.compile(
 LOCKS = re.compile(r"pthread_mutex|lll_(un)?lock|futex")
 METADATA = re.compile(r"[Mm]etadata|[Ww]itness|EnumTag|swift_get")
 
-KINDS = [  # in the order printed
-    "own code",
-    "reference counting (swift_retain, swift_release)",
-    "allocation (malloc family, Swift objects)",
-    "Swift runtime: metadata and value witnesses",
-    "Swift runtime: the rest",
-    "Swift concurrency",
-    "libdispatch",
-    "locks and futexes",
-    "libcurl",
-    "OpenSSL, nghttp2, zlib",
-    "libc: the rest",
-    "dynamic linker",
-    "other",
-]
+OWN_CODE = "own code"
+REFERENCE_COUNTING_KIND = "reference counting (swift_retain, swift_release)"
+ALLOCATION_KIND = "allocation (malloc family, Swift objects)"
+METADATA_KIND = "Swift runtime: metadata and value witnesses"
+RUNTIME_KIND = "Swift runtime: the rest"
+LOCKS_KIND = "locks and futexes"
+OTHER_KIND = "other"
+# The kind of each library's remaining functions, by the start of its file name; the Swift
+# runtime's are split by METADATA.
+LIBRARY_KINDS = [("libswift_Concurrency", "Swift concurrency"), ("libdispatch", "libdispatch"),
+                 ("libcurl", "libcurl"), ("libssl", "OpenSSL, nghttp2, zlib"), ("libcrypto", "OpenSSL, nghttp2, zlib"),
+                 ("libnghttp2", "OpenSSL, nghttp2, zlib"), ("libz", "OpenSSL, nghttp2, zlib"),
+                 ("libc.so", "libc: the rest"), ("ld-linux", "dynamic linker")]
+KINDS = [OWN_CODE, REFERENCE_COUNTING_KIND, ALLOCATION_KIND, METADATA_KIND, RUNTIME_KIND,  # in the order printed
+         "Swift concurrency", "libdispatch", LOCKS_KIND, "libcurl", "OpenSSL, nghttp2, zlib", "libc: the rest",
+         "dynamic linker", OTHER_KIND]
 
 
 def kind(obj: str, function: str) -> str:
     """The kind of work a function's self cost is."""
     if REFERENCE_COUNTING.search(function):
-        return KINDS[1]
+        return REFERENCE_COUNTING_KIND
     if ALLOCATION.search(function):
-        return KINDS[2]
+        return ALLOCATION_KIND
     if obj.startswith("bench-"):
-        return KINDS[0]
+        return OWN_CODE
     if LOCKS.search(function):
-        return KINDS[7]
-    prefixes = [("libswiftCore", None), ("libswift_Concurrency", KINDS[5]), ("libdispatch", KINDS[6]),
-                ("libcurl", KINDS[8]), ("libssl", KINDS[9]), ("libcrypto", KINDS[9]), ("libnghttp2", KINDS[9]),
-                ("libz", KINDS[9]), ("libc.so", KINDS[10]), ("ld-linux", KINDS[11])]
-    for prefix, name in prefixes:
-        if obj.startswith(prefix):
-            if name is None:
-                return KINDS[3] if METADATA.search(function) else KINDS[4]
-            return name
-    return KINDS[12]
+        return LOCKS_KIND
+    if obj.startswith("libswiftCore"):
+        return METADATA_KIND if METADATA.search(function) else RUNTIME_KIND
+    return next((name for prefix, name in LIBRARY_KINDS if obj.startswith(prefix)), OTHER_KIND)
 
 
 def self_costs(path: str) -> collections.Counter:
@@ -88,10 +83,11 @@ def self_costs(path: str) -> collections.Counter:
             key, _, value = line.rstrip("\n").partition("=")
             if key in ("ob", "fn", "cob", "cfn"):
                 table = names["ob" if key.endswith("ob") else "fn"]
+                # "(id) name" the first time, "(id)" after: callgrind's name compression.
                 match = re.match(r"\((\d+)\)(?: (.*))?$", value)
-                name = table.setdefault(match.group(1), match.group(2) or "") if match else value
-                if match and match.group(2):
+                if match and match.group(2) is not None:
                     table[match.group(1)] = match.group(2)
+                name = table.get(match.group(1), "") if match else value
                 if key == "ob":
                     obj = name.rsplit("/", 1)[-1]
                 elif key == "fn":
@@ -152,7 +148,7 @@ def main() -> None:
     print(row("**total**", [sum(totals[name][i] for name in KINDS) for i in range(len(clients))], bold=True))
 
     label, costs = clients[-1]
-    own = sorted((key for key in costs if key[0].startswith("bench-")), key=lambda key: -costs[key])[:top]
+    own = sorted((key for key in costs if key[0].startswith("bench-")), key=lambda key: (-costs[key], key))[:top]
     names = demangled([function for _, function in own])
     print(f"\n{label}'s own functions, self cost per request (top {len(own)}):\n")
     print("| function | instructions |")
