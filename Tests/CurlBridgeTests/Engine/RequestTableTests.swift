@@ -51,6 +51,32 @@ import Testing
         #expect(table.isEmpty && table.values.isEmpty)
     }
 
+    /// 64 requests in flight as a transport has them — each new number taking the place of the
+    /// oldest — past two that live long (a slow download, and one whose number shares its home slot
+    /// with later ones): every number held is found until it is removed, and none after.
+    @Test func findsASlidingWindowPastLongLivedRequests() {
+        var table = RequestTable<Entry>()
+        let slow = Entry(3), shared = Entry(1024)
+        table[slow.id] = slow
+        table[shared.id] = shared
+        var window: [Entry] = []
+        for id in UInt64(4)..<20_000 where id != shared.id {
+            let entry = Entry(id)
+            table[id] = entry
+            window.append(entry)
+            if window.count > 64 {
+                let oldest = window.removeFirst()
+                table[oldest.id] = nil
+                #expect(table[oldest.id] == nil)
+            }
+            #expect(table[slow.id] === slow && table[shared.id] === shared)
+            if id % 1000 == 0 {
+                for held in window { #expect(table[held.id] === held) }
+            }
+        }
+        #expect(table.count == window.count + 2)
+    }
+
     /// Setting a number again replaces its value; a number never held is not found.
     @Test func replacesAndMisses() {
         var table = RequestTable<Entry>()

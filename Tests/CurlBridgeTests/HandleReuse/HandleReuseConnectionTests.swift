@@ -124,6 +124,29 @@ import Testing
         }
     }
 
+    /// A plain `http` request sets no TLS option, as it makes no TLS connection: the `https`
+    /// request after it, on the same handle and the same host name, is still held to the pin every
+    /// host has (`*`, a key the server does not have), and refused before it sends a byte.
+    @Test(arguments: ClientStyle.allCases)
+    func aPinBindsTheHTTPSRequestAfterAPlainOne(style: ClientStyle) async throws {
+        let server = try await Fixture.server()
+        try await TLSFixture.withListener(.trusted) { listener in
+            let tls = TLSFixture.trustingTestCA(pinning: try .publicKeys([TestServer.unknownAuthorityServerPublicKeyPin]), for: "*")
+            let transport = Transport(configuration: Configuration(tls: tls).reusingEasyHandles())
+            let plain = "http://localhost:\(server.httpPort)/echo"
+            let pinned = try listener.url(host: "localhost").appendingPathComponent("echo").absoluteString
+
+            #expect(try await style.send(.get(plain), through: transport).get().status == .ok)
+            let error = await transport.reusingAHandle { await style.send(.post(pinned).body("secret"), through: transport).failure }
+            #expect(error?.code == .pinningMismatch, "\(String(describing: error))")
+            #expect(listener.applicationBytesByConnection.last == 0)
+            // And on a fresh handle, as every transfer gets on libcurl before 8.1 by default.
+            let fresh = Transport(configuration: Configuration(tls: tls))
+            #expect(try await style.send(.get(plain), through: fresh).get().status == .ok)
+            #expect(await style.send(.get(pinned), through: fresh).failure?.code == .pinningMismatch)
+        }
+    }
+
     /// A has a 3 s total timeout (`CURLOPT_TIMEOUT_MS`); B, without one, waits 5 s for its answer
     /// and gets it.
     @Test(arguments: ClientStyle.allCases)

@@ -5,10 +5,13 @@
 /// window of nearby numbers, and a number's low bits spread them over the slots by themselves. A
 /// `[UInt64: Value]` hashes every key with SipHash (about 90 instructions, two or more per request
 /// in each table); this table takes the number, masked, as its slot. Open addressing with linear
-/// probing: a removal leaves a tombstone (the requests in flight form one run of slots, which
-/// shifting entries back would walk to its end on every removal), unless the slot after it is
-/// empty; the next number whose home is that slot takes it again. At most half the slots are
-/// taken or tombstones: past that, the table is built again, without its tombstones.
+/// probing. A removal empties its slot when no probe can need to pass it: the slot after it is
+/// empty, or every value held sits in its home slot (the usual case: the window is narrower than
+/// the table, so its numbers do not collide). Otherwise it leaves a tombstone (the requests in
+/// flight form one run of slots, which shifting entries back would walk to its end on every
+/// removal); the next number whose home is that slot takes it again. At most half the slots are
+/// taken or tombstones: past that, the table is built again, without its tombstones. (Tombstones
+/// on every removal made a table at 64 in flight rebuild itself every hundred or so requests.)
 ///
 /// Not `Sendable`: each table is confined to its loop, like the registry and engine holding it.
 struct RequestTable<Value: AnyObject> {
@@ -28,6 +31,9 @@ struct RequestTable<Value: AnyObject> {
     private(set) var count = 0
     /// How many slots are tombstones.
     private var tombstones = 0
+    /// How many values sit past their home slot, which a probe reaches only by passing the
+    /// slots between: while none does, no removal needs a tombstone.
+    private var displaced = 0
 
     /// The fewest slots a table has.
     private static var minimumCapacity: Int { 16 }
@@ -94,14 +100,17 @@ struct RequestTable<Value: AnyObject> {
         }
         slots[index] = Slot(id: id, value: value)
         count += 1
+        if index != Self.home(of: id, mask: mask) { displaced += 1 }
     }
 
     /// Lets go of `id`'s value, if held.
     private mutating func remove(_ id: UInt64) {
         guard let index = index(of: id) else { return }
+        let mask = slots.count - 1
         count -= 1
-        // Before an empty slot no probe needs to pass: the slot becomes empty too.
-        if slots[(index + 1) & (slots.count - 1)].isEmpty {
+        if index != Self.home(of: id, mask: mask) { displaced -= 1 }
+        // No probe needs to pass this slot before an empty one, nor when every value is at home.
+        if displaced == 0 || slots[(index + 1) & mask].isEmpty {
             slots[index] = Slot()
         } else {
             slots[index].value = nil
@@ -117,7 +126,7 @@ struct RequestTable<Value: AnyObject> {
         while capacity < (count + 1) * 4 { capacity *= 2 }
         let old = slots
         slots = Array(repeating: Slot(), count: capacity)
-        (count, tombstones) = (0, 0)
+        (count, tombstones, displaced) = (0, 0, 0)
         for slot in old {
             if let value = slot.value { insert(value, for: slot.id) }
         }

@@ -39,10 +39,16 @@ final class CurlEasyOptions {
     /// to `url`, an `https` one when `usesTLS`; `pinning` is the request's own, which replaces the
     /// configuration's pins; `receiveBufferSize` is the transfer's (see ``CurlReceiveBufferChoice``).
     ///
-    /// - Returns: The TLS policy in force for the request's host.
+    /// The TLS options go to `https` requests only. An `http` request's transfer makes no TLS
+    /// connection to its origin: redirects are new transfers with options of their own, a proxy's
+    /// TLS has options of its own (``CurlProxyOptions``), and curl upgrades no URL by itself while
+    /// neither HSTS nor Alt-Svc is enabled — enabling either would have to apply them to every
+    /// request, or an upgraded one would connect without its host's trust settings and pins.
+    ///
+    /// - Returns: The TLS policy in force for the request's host; `nil` for an `http` request.
     func apply(
         to easy: CurlEasyHandle, url: String, usesTLS: Bool, pinning: Pinning?, receiveBufferSize: Int
-    ) throws(RequestError) -> CurlTLSOptions.HostPolicy {
+    ) throws(RequestError) -> CurlTLSOptions.HostPolicy? {
         try easy.set(CURLOPT_NOSIGNAL, 1)
         try easy.check(ccurl_easy_allow_http_and_https(easy.raw), "CURLOPT_PROTOCOLS")
         // Redirects are followed above curl (RequestStateMachine), never by curl itself, so curl's
@@ -58,6 +64,7 @@ final class CurlEasyOptions {
         }
         try easy.set(CURLOPT_BUFFERSIZE, receiveBufferSize)
         try connection.apply(to: easy)
+        guard usesTLS else { return nil }
         return try tls.apply(to: easy, url: url, pinning: pinning)
     }
 }

@@ -79,7 +79,7 @@ final class CurlTransfer {
         bodyReader = try RequestBodyReader(request.body)
         pinsCertificates = try options.apply(
             to: easy, url: request.url, usesTLS: request.usesTLS, pinning: request.pinning,
-            receiveBufferSize: receiveBufferSize).pinsCertificates
+            receiveBufferSize: receiveBufferSize)?.pinsCertificates ?? false
         try options.applyCookiesAndProxy(to: easy, request: request)
         try configureRequest(bodyLength: bodyReader.map(\.length))
         // curl's own MIME reader sends multipart bodies, so no callback of ours sees those bytes:
