@@ -36,7 +36,9 @@ final class RequestRegistry: RequestLoopDelegate {
     /// per request.
     private struct Completion {
         let handler: @Sendable (consuming Result<Response, RequestError>) -> Void
-        let result: Result<Response, RequestError>
+        /// The outcome, until ``deliverCompletions()`` takes it out to hand it over: moved, where
+        /// handing over a stored one copied it (a retain and a release of each of its references).
+        var result: Result<Response, RequestError>?
     }
 
     init(engine: any TransferEngine) {
@@ -88,14 +90,15 @@ final class RequestRegistry: RequestLoopDelegate {
     /// Never nested: a completion a handler adds, even the batch's last, waits for the delivery
     /// under way, which takes it next.
     private func deliverCompletions() {
-        guard !isDelivering, let first = firstCompletion.take() else { return }
+        guard !isDelivering, var first = firstCompletion.take() else { return }
         isDelivering = true
-        first.handler(first.result)
+        first.handler(first.result.take()!)
         var next = 0
         while next < completions.count {
-            let completion = completions[next]
+            let result = completions[next].result.take()!
+            let handler = completions[next].handler
             next += 1
-            completion.handler(completion.result)
+            handler(result)
         }
         if next > 0 { completions.removeAll(keepingCapacity: true) }
         isDelivering = false
