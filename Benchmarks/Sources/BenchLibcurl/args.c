@@ -9,7 +9,7 @@ static void usage(const char *program, const char *problem) {
             "%s\nusage: %s --mode easy|multi --url URL --requests N --concurrency C [--cacert PATH] "
             "[--output PATH] [--workload NAME] [--stream] [--buffer BYTES] [--fsync] [--consume-rate BYTES_PER_S] "
             "[--upload PATH] [--upload-buffer BYTES] [--user-agent TEXT] [--decode] [--cookies] [--no-ca-path] "
-            "[--fresh-handle] [--collect]\n",
+            "[--fresh-handle [--template-handle]] [--collect]\n",
             problem, program);
     exit(2);
 }
@@ -32,7 +32,7 @@ void bench_parse_args(int argc, char **argv, struct bench_args *args) {
                                 .buffer = 0, .stream = 0, .fsync = 0,
                                 .consume_rate = 0, .upload = NULL, .upload_buffer = 0,
                                 .user_agent = NULL, .decode = 0, .cookies = 0, .no_ca_path = 0,
-                                .fresh_handle = 0, .collect = 0};
+                                .fresh_handle = 0, .collect = 0, .template_handle = 0};
     for (int i = 1; i < argc; i++) {
         const char *flag = argv[i];
         /* The flags without a value. */
@@ -43,6 +43,7 @@ void bench_parse_args(int argc, char **argv, struct bench_args *args) {
                   : strcmp(flag, "--no-ca-path") == 0 ? &args->no_ca_path
                   : strcmp(flag, "--fresh-handle") == 0 ? &args->fresh_handle
                   : strcmp(flag, "--collect") == 0 ? &args->collect
+                  : strcmp(flag, "--template-handle") == 0 ? &args->template_handle
                                                    : NULL;
         if (on != NULL) {
             *on = 1;
@@ -83,6 +84,7 @@ void bench_parse_args(int argc, char **argv, struct bench_args *args) {
         usage(program, "--mode easy is one sequential handle: --concurrency must be 1");
     if ((args->upload != NULL || args->consume_rate > 0) && args->concurrency != 1)
         usage(program, "--upload and --consume-rate keep one transfer's state: --concurrency must be 1");
+    if (args->template_handle && !args->fresh_handle) usage(program, "--template-handle is a way to make fresh handles: with --fresh-handle");
     if (args->collect && (args->stream || args->upload != NULL || args->consume_rate > 0))
         usage(program, "--collect holds whole bodies: not with --stream, --upload or --consume-rate");
 }

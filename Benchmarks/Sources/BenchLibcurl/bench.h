@@ -31,6 +31,8 @@ struct bench_args {
     /* The safe baselines, what CurlBridge must do on libcurl 7.88: */
     int fresh_handle;       /* --fresh-handle: a new easy handle per request (init, options, cleanup) */
     int collect;            /* --collect: each body collected in memory, then written to --output */
+    int template_handle;    /* --template-handle, with --fresh-handle: each handle a curl_easy_duphandle of
+                               one set up once, only its per-transfer pointers set again */
 };
 
 /* What the requests did; latencies in nanoseconds, one slot per request. */
@@ -84,6 +86,11 @@ uint64_t bench_peak_rss_bytes(void);
 /* Options every handle gets, in both modes. `body` is the transfer's with --collect (NULL
  * otherwise). Returns CURLE_OK or the first failure. */
 CURLcode bench_setup_easy(CURL *easy, const struct bench_args *args, struct bench_results *results,
+                          struct bench_body *body, char *error_buffer);
+
+/* The options of bench_setup_easy that point into one transfer's state (its body or the results,
+ * its error buffer): all a duplicate of a handle set up for another transfer needs set again. */
+CURLcode bench_point_easy(CURL *easy, const struct bench_args *args, struct bench_results *results,
                           struct bench_body *body, char *error_buffer);
 
 /* Resets what a transfer reads or paces (the upload file's position, the consumer's pace)

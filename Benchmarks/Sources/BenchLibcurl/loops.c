@@ -10,12 +10,25 @@
 #include <stdlib.h>
 
 /* A new easy handle with every option set (and `private` as CURLOPT_PRIVATE unless NULL); exits
- * with 1 when curl refuses. */
+ * with 1 when curl refuses. With --template-handle, a duplicate of a handle set up once, with only
+ * the pointers of this transfer set again: what a client could do instead of setting every option
+ * on every fresh handle. */
 static CURL *new_easy(const struct bench_args *args, struct bench_results *results, struct bench_body *body,
                       char *error_buffer, void *private) {
-    CURL *easy = curl_easy_init();
-    if (easy == NULL || bench_setup_easy(easy, args, results, body, error_buffer) != CURLE_OK ||
-        (private != NULL && curl_easy_setopt(easy, CURLOPT_PRIVATE, private) != CURLE_OK)) {
+    static CURL *template;
+    static struct bench_body template_body;
+    static char template_error[CURL_ERROR_SIZE];
+    if (args->template_handle && template == NULL &&
+        ((template = curl_easy_init()) == NULL ||
+         bench_setup_easy(template, args, results, &template_body, template_error) != CURLE_OK)) {
+        fprintf(stderr, "libcurl-%s: cannot set up the template handle\n", args->mode);
+        exit(1);
+    }
+    CURL *easy = args->template_handle ? curl_easy_duphandle(template) : curl_easy_init();
+    CURLcode code = easy == NULL ? CURLE_OUT_OF_MEMORY
+                    : args->template_handle ? bench_point_easy(easy, args, results, body, error_buffer)
+                                            : bench_setup_easy(easy, args, results, body, error_buffer);
+    if (code != CURLE_OK || (private != NULL && curl_easy_setopt(easy, CURLOPT_PRIVATE, private) != CURLE_OK)) {
         fprintf(stderr, "libcurl-%s: cannot set up an easy handle\n", args->mode);
         exit(1);
     }

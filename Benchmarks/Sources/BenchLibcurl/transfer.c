@@ -139,25 +139,32 @@ static CURLSH *shared(const struct bench_args *args) {
     return share;
 }
 
+#define SET(option, value) \
+    if (code == CURLE_OK) code = curl_easy_setopt(easy, option, value)
+
+CURLcode bench_point_easy(CURL *easy, const struct bench_args *args, struct bench_results *results,
+                          struct bench_body *body, char *error_buffer) {
+    CURLcode code = CURLE_OK;
+    if (args->collect) {
+        body->easy = easy;
+        body->results = results;
+        SET(CURLOPT_WRITEDATA, body);
+    } else {
+        SET(CURLOPT_WRITEDATA, results);
+    }
+    SET(CURLOPT_ERRORBUFFER, error_buffer);
+    return code;
+}
+
 CURLcode bench_setup_easy(CURL *easy, const struct bench_args *args, struct bench_results *results,
                           struct bench_body *body, char *error_buffer) {
     CURLcode code = CURLE_OK;
-#define SET(option, value) \
-    if (code == CURLE_OK) code = curl_easy_setopt(easy, option, value)
     SET(CURLOPT_URL, args->url);
     SET(CURLOPT_NOSIGNAL, 1L);
     SET(CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
     SET(CURLOPT_BUFFERSIZE, args->buffer);
-    if (args->collect) {
-        body->easy = easy;
-        body->results = results;
-        SET(CURLOPT_WRITEFUNCTION, collect_body);
-        SET(CURLOPT_WRITEDATA, body);
-    } else {
-        SET(CURLOPT_WRITEFUNCTION, write_body);
-        SET(CURLOPT_WRITEDATA, results);
-    }
-    SET(CURLOPT_ERRORBUFFER, error_buffer);
+    SET(CURLOPT_WRITEFUNCTION, args->collect ? collect_body : write_body);
+    if (code == CURLE_OK) code = bench_point_easy(easy, args, results, body, error_buffer);
     SET(CURLOPT_CONNECTTIMEOUT, 30L);
     SET(CURLOPT_TIMEOUT, 120L);
     if (args->cacert != NULL) SET(CURLOPT_CAINFO, args->cacert);
@@ -180,9 +187,9 @@ CURLcode bench_setup_easy(CURL *easy, const struct bench_args *args, struct benc
         SET(CURLOPT_SEEKDATA, results);
         if (args->upload_buffer > 0) SET(CURLOPT_UPLOAD_BUFFERSIZE, args->upload_buffer);
     }
-#undef SET
     return code;
 }
+#undef SET
 
 void bench_record(CURL *easy, CURLcode code, uint64_t started_ns, const char *error_buffer,
                   struct bench_results *results) {
