@@ -20,7 +20,7 @@ struct AsyncTransferLink<Value: Sendable>: Sendable {
     /// Resumes the waiting task with `result`. Invariant: the transfer's events call this exactly
     /// once, after `wait(on:)`; the continuation is taken under the lock, so it is resumed once.
     func resume(with result: consuming Result<Value, RequestError>) {
-        state.withLock { $0.continuation.take() }?.resume(returning: result)
+        state.withLock { $0.continuation.take() }?.resume(returning: consume result)
     }
 
     /// Records the started transfer, cancelling it at once if the task was cancelled first.

@@ -102,7 +102,7 @@ private final class Delivery: @unchecked Sendable {
     /// The request completed with `result` (exactly once): queues the handler.
     func deliver(_ result: consuming Result<Response, RequestError>) {
         assert(self.result == nil, "a CallbackClient request completed twice")
-        self.result = result
+        self.result = consume result
         undelivered.count.add(1, ordering: .relaxed)
         queue.async { self.run() }
     }

@@ -243,7 +243,7 @@ final class RequestExecutor {
         case .notify(let event):
             observe(event)
         case .complete(let result, let held, let duration):
-            complete(result, releasing: held, duration: duration)
+            complete(consume result, releasing: held, duration: duration)
         }
     }
 

@@ -74,9 +74,9 @@ final class RequestRegistry: RequestLoopDelegate {
     /// wakes it and the rest find it running (issue 37: futex calls and context switches per
     /// request). The request has left the registry; its completion is the last thing it does.
     func complete(_ handler: @escaping @Sendable (consuming Result<Response, RequestError>) -> Void, with result: consuming Result<Response, RequestError>) {
-        let completion = Completion(handler: handler, result: result)
-        guard firstCompletion != nil || isDelivering else { return firstCompletion = completion }
-        completions.append(completion)
+        let completion = Completion(handler: handler, result: consume result)
+        guard firstCompletion != nil || isDelivering else { return firstCompletion = consume completion }
+        completions.append(consume completion)
         // A turn of 1,000 transfers in flight can finish hundreds: their responses are handed over
         // in batches rather than all held until the end.
         if 1 + completions.count == Self.largestBatch { deliverCompletions() }
