@@ -43,6 +43,10 @@ static inline CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, l
 static inline CURLcode ccurl_easy_allow_http_and_https(CURL *handle) {
     return curl_easy_setopt(handle, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 }
+
+static inline CURLcode ccurl_easy_allow_http_only(CURL *handle) {
+    return curl_easy_setopt(handle, CURLOPT_PROTOCOLS, (long)CURLPROTO_HTTP);
+}
 #pragma GCC diagnostic pop
 
 static inline CURLcode ccurl_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value) {

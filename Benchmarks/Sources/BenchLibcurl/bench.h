@@ -32,7 +32,7 @@ struct bench_args {
     int fresh_handle;       /* --fresh-handle: a new easy handle per request (init, options, cleanup) */
     int collect;            /* --collect: each body collected in memory, then written to --output */
     int template_handle;    /* --template-handle, with --fresh-handle: each handle a curl_easy_duphandle of
-                               one set up once, only its per-transfer pointers set again */
+                               one set up once, only its per-transfer pointers and share set again */
 };
 
 /* What the requests did; latencies in nanoseconds, one slot per request. */
@@ -87,6 +87,11 @@ uint64_t bench_peak_rss_bytes(void);
  * otherwise). Returns CURLE_OK or the first failure. */
 CURLcode bench_setup_easy(CURL *easy, const struct bench_args *args, struct bench_results *results,
                           struct bench_body *body, char *error_buffer);
+
+/* The share of bench_setup_easy (the cookie jar, and with --fresh-handle --mode easy the
+ * connection, DNS and TLS session caches) and the cookie engine: set on each copy of a template
+ * handle, which joins no share itself. */
+CURLcode bench_join_share(CURL *easy, const struct bench_args *args);
 
 /* The options of bench_setup_easy that point into one transfer's state (its body or the results,
  * its error buffer): all a duplicate of a handle set up for another transfer needs set again. */

@@ -28,6 +28,7 @@ static CURL *new_easy(const struct bench_args *args, struct bench_results *resul
     CURLcode code = easy == NULL ? CURLE_OUT_OF_MEMORY
                     : args->template_handle ? bench_point_easy(easy, args, results, body, error_buffer)
                                             : bench_setup_easy(easy, args, results, body, error_buffer);
+    if (code == CURLE_OK && args->template_handle) code = bench_join_share(easy, args);
     if (code != CURLE_OK || (private != NULL && curl_easy_setopt(easy, CURLOPT_PRIVATE, private) != CURLE_OK)) {
         fprintf(stderr, "libcurl-%s: cannot set up an easy handle\n", args->mode);
         exit(1);

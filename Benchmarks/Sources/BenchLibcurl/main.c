@@ -9,7 +9,7 @@
  * The safe baselines (what a client on libcurl < 8.1 must do, see loops.c):
  *   --fresh-handle: a new easy handle per request, every option set, cleaned up when it is done
  *                   (--template-handle: each a curl_easy_duphandle of one set up once, only its
- *                   per-transfer pointers set again: priced in INSTRUCTIONS.md, issue 37);
+ *                   per-transfer pointers and share set again: priced in INSTRUCTIONS.md, issue 37);
  *   --collect: each body held in memory (room reserved from its Content-Length), then written to
  *              --output whole and freed, as a client that returns bodies does. */
 #include "bench.h"

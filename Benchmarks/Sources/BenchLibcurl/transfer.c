@@ -156,6 +156,14 @@ CURLcode bench_point_easy(CURL *easy, const struct bench_args *args, struct benc
     return code;
 }
 
+CURLcode bench_join_share(CURL *easy, const struct bench_args *args) {
+    CURLcode code = CURLE_OK;
+    CURLSH *share = shared(args);
+    if (share != NULL) SET(CURLOPT_SHARE, share);
+    if (args->cookies) SET(CURLOPT_COOKIEFILE, "");
+    return code;
+}
+
 CURLcode bench_setup_easy(CURL *easy, const struct bench_args *args, struct bench_results *results,
                           struct bench_body *body, char *error_buffer) {
     CURLcode code = CURLE_OK;
@@ -172,9 +180,10 @@ CURLcode bench_setup_easy(CURL *easy, const struct bench_args *args, struct benc
     if (args->no_ca_path) SET(CURLOPT_CAPATH, NULL);
     if (args->user_agent != NULL) SET(CURLOPT_USERAGENT, args->user_agent);
     if (args->decode) SET(CURLOPT_ACCEPT_ENCODING, "");
-    CURLSH *share = shared(args);
-    if (share != NULL) SET(CURLOPT_SHARE, share);
-    if (args->cookies) SET(CURLOPT_COOKIEFILE, "");
+    /* A template handle (--template-handle) joins no share: curl_easy_duphandle would give each
+     * copy a cookie jar of its own (a copy is made as if the share were not set); each copy joins
+     * it instead (bench_join_share). */
+    if (!args->template_handle && code == CURLE_OK) code = bench_join_share(easy, args);
     /* Over TLS, wait for a connection being set up to say whether it multiplexes (HTTP/2). */
     if (strncmp(args->url, "https://", 8) == 0) SET(CURLOPT_PIPEWAIT, 1L);
     if (args->upload != NULL) {

@@ -126,7 +126,8 @@ import Testing
 
     /// A plain `http` request sets no TLS option, as it makes no TLS connection: the `https`
     /// request after it, on the same handle and the same host name, is still held to the pin every
-    /// host has (`*`, a key the server does not have), and refused before it sends a byte.
+    /// host has (`*`, a key the server does not have), and refused before it sends a byte — on a
+    /// fresh handle too, and whether its URL spells `HTTPS` or is resolved against a base URL.
     @Test(arguments: ClientStyle.allCases)
     func aPinBindsTheHTTPSRequestAfterAPlainOne(style: ClientStyle) async throws {
         let server = try await Fixture.server()
@@ -144,6 +145,14 @@ import Testing
             let fresh = Transport(configuration: Configuration(tls: tls))
             #expect(try await style.send(.get(plain), through: fresh).get().status == .ok)
             #expect(await style.send(.get(pinned), through: fresh).failure?.code == .pinningMismatch)
+            // However the URL names its scheme: in capitals, or resolved against an https base URL.
+            let shouted = pinned.replacingOccurrences(of: "https://", with: "HTTPS://")
+            #expect(await style.send(.get(shouted), through: fresh).failure?.code == .pinningMismatch)
+            var based = Configuration(tls: tls)
+            based.baseURL = try listener.url(host: "localhost")
+            let relative = Transport(configuration: based)
+            #expect(await style.send(.get("echo"), through: relative).failure?.code == .pinningMismatch)
+            #expect(listener.applicationBytesByConnection.allSatisfy { $0 == 0 })
         }
     }
 

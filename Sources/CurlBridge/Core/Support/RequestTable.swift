@@ -11,7 +11,7 @@
 /// flight form one run of slots, which shifting entries back would walk to its end on every
 /// removal); the next number whose home is that slot takes it again. At most half the slots are
 /// taken or tombstones: past that, the table is built again, without its tombstones. (Tombstones
-/// on every removal made a table at 64 in flight rebuild itself every hundred or so requests.)
+/// on every removal made a table at 64 in flight rebuild itself every 100 to 190 requests.)
 ///
 /// Not `Sendable`: each table is confined to its loop, like the registry and engine holding it.
 struct RequestTable<Value: AnyObject> {
@@ -21,7 +21,7 @@ struct RequestTable<Value: AnyObject> {
         var value: Value?
         var isTombstone = false
 
-        /// Whether a probe stops here: nothing was ever held since the table was built.
+        /// Whether a probe stops here: the slot holds nothing, and no probe needs to pass it.
         var isEmpty: Bool { value == nil && !isTombstone }
     }
 

@@ -43,14 +43,18 @@ final class CurlEasyOptions {
     /// connection to its origin: redirects are new transfers with options of their own, a proxy's
     /// TLS has options of its own (``CurlProxyOptions``), and curl upgrades no URL by itself while
     /// neither HSTS nor Alt-Svc is enabled — enabling either would have to apply them to every
-    /// request, or an upgraded one would connect without its host's trust settings and pins.
+    /// request, or an upgraded one would connect without its host's trust settings and pins. Its
+    /// transfer may use `http` alone (`CURLOPT_PROTOCOLS`), so that it fails closed if it is not one.
     ///
     /// - Returns: The TLS policy in force for the request's host; `nil` for an `http` request.
     func apply(
         to easy: CurlEasyHandle, url: String, usesTLS: Bool, pinning: Pinning?, receiveBufferSize: Int
     ) throws(RequestError) -> CurlTLSOptions.HostPolicy? {
         try easy.set(CURLOPT_NOSIGNAL, 1)
-        try easy.check(ccurl_easy_allow_http_and_https(easy.raw), "CURLOPT_PROTOCOLS")
+        // An `http` request may not become an `https` one, which would connect without its TLS
+        // options (below): should `usesTLS` ever disagree with the URL, curl refuses it.
+        let protocols = usesTLS ? ccurl_easy_allow_http_and_https(easy.raw) : ccurl_easy_allow_http_only(easy.raw)
+        try easy.check(protocols, "CURLOPT_PROTOCOLS")
         // Redirects are followed above curl (RequestStateMachine), never by curl itself, so curl's
         // list of protocols it may redirect to (`CURLOPT_REDIR_PROTOCOLS_STR`) never applies.
         try easy.set(CURLOPT_FOLLOWLOCATION, 0)
