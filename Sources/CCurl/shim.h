@@ -35,17 +35,14 @@ static inline CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, l
     return curl_easy_setopt(handle, option, value);
 }
 
-// Restricts a handle to http and https with the bit mask (`CURLOPT_PROTOCOLS`), deprecated since
-// 7.85 for `CURLOPT_PROTOCOLS_STR` but kept by libcurl: the string form parses its list against
-// curl's table of protocols on every call, about 620 instructions more per request (callgrind).
+// Restricts a handle to http, and to https too when `https`, with the bit mask
+// (`CURLOPT_PROTOCOLS`), deprecated since 7.85 for `CURLOPT_PROTOCOLS_STR` but kept by libcurl:
+// the string form parses its list against curl's table of protocols on every call, about 620
+// instructions more per request (callgrind).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-static inline CURLcode ccurl_easy_allow_http_and_https(CURL *handle) {
-    return curl_easy_setopt(handle, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-}
-
-static inline CURLcode ccurl_easy_allow_http_only(CURL *handle) {
-    return curl_easy_setopt(handle, CURLOPT_PROTOCOLS, (long)CURLPROTO_HTTP);
+static inline CURLcode ccurl_easy_allow_http(CURL *handle, _Bool https) {
+    return curl_easy_setopt(handle, CURLOPT_PROTOCOLS, (long)(https ? CURLPROTO_HTTP | CURLPROTO_HTTPS : CURLPROTO_HTTP));
 }
 #pragma GCC diagnostic pop
 

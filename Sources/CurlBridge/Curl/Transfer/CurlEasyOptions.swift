@@ -53,8 +53,7 @@ final class CurlEasyOptions {
         try easy.set(CURLOPT_NOSIGNAL, 1)
         // An `http` request may not become an `https` one, which would connect without its TLS
         // options (below): should `usesTLS` ever disagree with the URL, curl refuses it.
-        let protocols = usesTLS ? ccurl_easy_allow_http_and_https(easy.raw) : ccurl_easy_allow_http_only(easy.raw)
-        try easy.check(protocols, "CURLOPT_PROTOCOLS")
+        try easy.check(ccurl_easy_allow_http(easy.raw, usesTLS), "CURLOPT_PROTOCOLS")
         // Redirects are followed above curl (RequestStateMachine), never by curl itself, so curl's
         // list of protocols it may redirect to (`CURLOPT_REDIR_PROTOCOLS_STR`) never applies.
         try easy.set(CURLOPT_FOLLOWLOCATION, 0)
