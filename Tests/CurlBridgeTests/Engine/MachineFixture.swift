@@ -59,12 +59,13 @@ enum MachineFixture {
 
 /// A state by name: what the tests compare.
 enum StateName: String, CaseIterable, CustomStringConvertible {
-    case initial, adapting, open, draining, holding, delivering, decidingRetry, awaitingBudget, waitingToRetry, finished
+    case initial, adapting, plain, open, draining, holding, delivering, decidingRetry, awaitingBudget, waitingToRetry, finished
 
     init(_ state: RequestStateMachine.State) {
         switch state {
         case .initial: self = .initial
         case .adapting: self = .adapting
+        case .plain: self = .plain
         case .running(let hop):
             switch hop.phase {
             case .open: self = .open

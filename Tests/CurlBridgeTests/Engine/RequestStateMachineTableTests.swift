@@ -79,10 +79,17 @@ struct RequestStateMachineTableTests {
 
     /// A machine brought into `state` by real events, consuming head, body and progress (or, if
     /// `inMemory`, nothing but the outcome), with a 60 s total timeout (adapters or retriers only
-    /// where the state needs them).
+    /// where the state needs them). A `plain` one consumes nothing and has no total timeout,
+    /// which is what makes it plain.
     static func machine(in state: StateName, inMemory: Bool = false) -> RequestStateMachine {
         let deadline: UInt64 = 60_000_000_000
         let now = MachineFixture.now
+        guard state != .plain else {
+            var machine = RequestStateMachine(MachineFixture.setup())
+            _ = machine.startPlainly()
+            _ = machine.sending(MachineFixture.target, at: now)
+            return machine
+        }
         var machine = RequestStateMachine(MachineFixture.setup(
             adapters: state == .adapting, retriers: state == .decidingRetry, consumer: inMemory ? .init() : MachineFixture.streaming,
             deadline: deadline))
@@ -100,7 +107,7 @@ struct RequestStateMachineTableTests {
             _ = machine.transferEnded(.failure(MachineFixture.failure(.connectFailed)), at: now)
             _ = machine.budgetAnswered(granted: true, at: now)
         case .finished: _ = machine.transferEnded(.success(MachineFixture.response(200)), at: now)
-        case .initial, .adapting, .open: break
+        case .initial, .adapting, .plain, .open: break
         }
         return machine
     }
@@ -121,6 +128,7 @@ struct RequestStateMachineTableTests {
 
     /// The expected outcome of `event` in `state`, for a streaming consumer.
     static func expected(_ state: StateName, _ event: Event) -> Expected {
+        if state == .plain { return expectedPlain(event) }
         // Head and body events never change a state they do not apply to.
         switch (state, event) {
         case (.open, .head200): return Expected(state: .delivering, route: "deliver")
@@ -140,6 +148,7 @@ struct RequestStateMachineTableTests {
     /// The expected outcome of `event` in `state`, for the in-memory consumer: heads and bodies
     /// decide nothing, and a redirect is followed from the complete response.
     static func expectedInMemory(_ state: StateName, _ event: Event) -> Expected {
+        if state == .plain { return expectedPlain(event) }
         switch (state, event) {
         case (_, .head200), (_, .head302): return Expected(state: state, route: "proceed")
         case (.open, .body): return Expected(state: state, route: "collect")
@@ -147,6 +156,17 @@ struct RequestStateMachineTableTests {
         case (.open, .ended302): return Expected(state: .open, actions: [.send(.hop)])
         default: return common(state, event)
         }
+    }
+
+    /// The expected outcome of `event` for a plain request in its transfer: what the in-memory
+    /// consumer's open hop does. An event that needs the hop (the transfer's end, a failed send,
+    /// a cancel) makes it first, so the request is then as the general path leaves it; after any
+    /// other it is still plain.
+    static func expectedPlain(_ event: Event) -> Expected {
+        var expected = expectedInMemory(.open, event)
+        let makesHop: Set<Event> = [.ended200, .ended302, .ended503, .endedOnClosingSession, .sendFailed, .cancel]
+        if expected.state == .open, !makesHop.contains(event) { expected.state = .plain }
+        return expected
     }
 
     /// What every consumer's request does with `event` in `state`.

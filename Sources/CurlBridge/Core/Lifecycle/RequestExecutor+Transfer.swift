@@ -77,7 +77,19 @@ extension RequestExecutor: TransferReceiver {
         let forwardsProgress = machine.forwardsProgress
         let closingSession = end.failedOnClosingSession
         let finalProgress = end.finalProgress
-        let actions = machine.transferEnded(withCollectedBody(end.result), closingSession: closingSession, at: moment)
+        let moment = moment
+        let result: Result<Response, RequestError>
+        // A plain request's ordinary end completes it here; every other end is decided below.
+        // Consumed, so that the response is moved out of it, not copied.
+        let ending = machine.endPlainly(withCollectedBody(end.result), at: moment)
+        switch consume ending {
+        case .complete(let response, let duration):
+            if forwardsProgress, let progress = finalProgress { downstream.onProgress?(progress) }
+            return complete(.success(response), releasing: nil, duration: duration)
+        case .decide(let undecided):
+            result = undecided
+        }
+        let actions = machine.transferEnded(result, closingSession: closingSession, at: moment)
         // A hop sent again after its session closed is the same transfer to the consumer.
         let isResent = actions.contains { if case .send(_, .resend) = $0 { true } else { false } }
         if !isResent, forwardsProgress, let progress = finalProgress { downstream.onProgress?(progress) }

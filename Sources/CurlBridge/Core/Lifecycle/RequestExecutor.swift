@@ -113,6 +113,12 @@ final class RequestExecutor {
     /// Starts the request on the caller's thread: tells the observers, prepares the first hop or
     /// names the adapters to run. `nil` when the request already completed (it cannot be sent).
     func start() -> Launch? {
+        if let plain = machine.startPlainly() {
+            if plain.countsInBudget { perform(.countRequestInBudget) }
+            guard let prepared = prepare(machine.setup.original) else { return nil }
+            firstHop = prepared
+            return Launch()
+        }
         var launch = Launch()
         for action in machine.start(at: moment) {
             switch action {
@@ -272,7 +278,7 @@ final class RequestExecutor {
     }
 
     /// Reports the outcome: a held failure response goes to the consumer first.
-    private func complete(_ result: consuming Result<Response, RequestError>, releasing held: RequestStateMachine.HeldResponse?, duration: Duration) {
+    func complete(_ result: consuming Result<Response, RequestError>, releasing held: RequestStateMachine.HeldResponse?, duration: Duration) {
         if let held, let refusal = release(held) { result = .failure(refusal) }
         if !observers.isEmpty {
             observe(.completed(machine.setup.original, result, attempts: machine.records.count, duration: duration))

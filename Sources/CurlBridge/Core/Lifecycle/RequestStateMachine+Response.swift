@@ -84,8 +84,10 @@ extension RequestStateMachine {
 
     /// Whether a hop is in a transfer.
     private var isRunning: Bool {
-        if case .running = state { return true }
-        return false
+        switch state {
+        case .plain, .running: true
+        default: false
+        }
     }
 
     /// Whether the running hop holds a failure response.
@@ -158,6 +160,7 @@ extension RequestStateMachine {
     /// session was closing, before any byte of a response: it goes once more if ``ResendRule``
     /// allows, else it fails as the lost connection it is, whatever curl called it.
     mutating func transferEnded(_ result: consuming Result<Response, RequestError>, closingSession: Bool = false, at moment: Moment) -> Actions {
+        enterRunningHop()
         guard case .running(let hop) = state else { return Actions() }
         // The one place a transfer's failure is attributed: to the hop it sent.
         let target = hop.target ?? Target(method: hop.request.method, url: hop.request.url)

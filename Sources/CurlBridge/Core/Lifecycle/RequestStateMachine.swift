@@ -22,6 +22,9 @@ import HTTPTypes
 ///                                                       │                             │      │ backoff timer
 ///                                                       └─ deliver ─▶ finished ◀──────┘      ▼
 ///                                                                              adapting / running (attempt + 1)
+///  a plain request (no adapters, observers, consumer or total timeout; ``isPlain``):
+///  initial ──startPlainly──▶ plain ──ordinary end (endPlainly)──▶ finished
+///                              └── any other event makes its hop first: running(hop), as above
 ///  cancel: from every state to finished (a running transfer is stopped)
 ///  shutdown: from every state but running to finished; a running attempt ends, and no other starts
 ///  total timeout: curl's own in a transfer; the deadline timer while adapting, deciding or waiting
@@ -102,6 +105,9 @@ struct RequestStateMachine {
         case initial
         /// The adapters of the running attempt are working out its request.
         case adapting
+        /// The first attempt of a plain request (``isPlain``) is in a transfer, its request the
+        /// caller's own: no hop is made for it until an event needs one (``RequestStateMachine/enterRunningHop()``).
+        case plain
         /// The running attempt's hop is in a transfer.
         case running(Hop)
         /// The retriers are deciding about the attempt that ended.
@@ -129,8 +135,8 @@ struct RequestStateMachine {
 
         private var fields: CopyOnWrite<Fields>
 
-        init(request: Request) {
-            fields = CopyOnWrite(Fields(request: request))
+        init(request: Request, target: Target? = nil) {
+            fields = CopyOnWrite(Fields(request: request, target: target))
         }
 
         /// The request this hop sends.
@@ -321,6 +327,11 @@ struct RequestStateMachine {
 
     /// The executor prepared the running hop's request and hands it to a transfer now.
     mutating func sending(_ target: Target, at moment: Moment) -> Actions {
+        if case .plain = state {
+            firstTarget = target
+            attemptStartedAt = moment.now
+            return Actions()
+        }
         guard changeRunningHop({ $0.target = target }) != nil else { return Actions() }
         guard firstTarget == nil else { return Actions() }
         firstTarget = target
@@ -330,6 +341,7 @@ struct RequestStateMachine {
 
     /// The running hop's request cannot be sent (an invalid URL, a body that fails to prepare).
     mutating func sendFailed(_ error: RequestError, at moment: Moment) -> Actions {
+        enterRunningHop()
         guard case .running = state else { return Actions() }
         // A redirect's next request that cannot be sent ends the attempt, as its transfer would.
         if firstTarget != nil { return attemptEnded(.failure(error), at: moment) }
@@ -348,7 +360,7 @@ struct RequestStateMachine {
     mutating func shutdown(at moment: Moment) -> Actions {
         isShuttingDown = true
         switch state {
-        case .running, .finished: return Actions()
+        case .plain, .running, .finished: return Actions()
         default: return end(.transportShutDown, Self.shutDownMessage, at: moment)
         }
     }
@@ -362,6 +374,9 @@ struct RequestStateMachine {
         switch state {
         case .finished:
             return Actions()
+        case .plain:
+            enterRunningHop()
+            return end(code, message, at: moment)
         case .running(let hop):
             let target = hop.target ?? Target(method: hop.request.method, url: hop.request.url)
             let error = RequestError(code, message, method: target.method, url: target.url)

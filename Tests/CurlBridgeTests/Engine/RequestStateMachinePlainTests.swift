@@ -1,0 +1,103 @@
+@testable import CurlBridge
+import Foundation
+import HTTPTypes
+import Testing
+
+/// A plain request's short road through ``RequestStateMachine`` (``RequestStateMachine/startPlainly()``,
+/// ``RequestStateMachine/endPlainly(_:at:)``) against the general one: the same outcome, attempts
+/// and durations, and the general path for whatever needs a decision. Every other event in the
+/// plain state is in the table of ``RequestStateMachineTableTests``.
+@Suite("Request state machine: plain requests")
+struct RequestStateMachinePlainTests {
+    typealias Machine = RequestStateMachine
+
+    /// A plain request started both ways, its hop sent at 1 ms.
+    private func started(_ setup: Machine.Setup = MachineFixture.setup()) -> (plain: Machine, general: Machine) {
+        var plain = Machine(setup)
+        var general = Machine(setup)
+        _ = plain.startPlainly()
+        _ = general.start(at: MachineFixture.at(0))
+        _ = plain.sending(MachineFixture.target, at: MachineFixture.at(1))
+        _ = general.sending(MachineFixture.target, at: MachineFixture.at(1))
+        return (plain, general)
+    }
+
+    @Test("an ordinary end completes it as the general path does: one attempt recorded, the same durations", arguments: [200, 204, 304])
+    func ordinaryEnd(status: Int) throws {
+        var (plain, general) = started()
+        let end = MachineFixture.at(5)
+        guard case .complete(let response, let duration) = plain.endPlainly(.success(MachineFixture.response(status)), at: end) else {
+            Issue.record("a \(status) was handed back to be decided")
+            return
+        }
+        var expected: (Response, Duration)?
+        for case .complete(.success(let response), nil, let duration) in general.transferEnded(.success(MachineFixture.response(status)), at: end) {
+            expected = (response, duration)
+        }
+        let (generalResponse, generalDuration) = try #require(expected)
+        #expect(response.status.code == status)
+        #expect(response.attempts == generalResponse.attempts)
+        #expect(response.attempts.map(\.duration) == [.milliseconds(4)])
+        #expect(response.redirects.isEmpty)
+        #expect(duration == generalDuration)
+        #expect(plain.isFinished)
+        #expect(plain.cancel("the request was cancelled", at: end).isEmpty)
+    }
+
+    @Test("a redirect, a status a policy may retry and a failure are handed back, and decided as the general path decides them")
+    func decisionsGoTheGeneralWay() {
+        let outcomes: [Result<Response, RequestError>] = [
+            .success(MachineFixture.response(302, [(.location, "/b")])), .success(MachineFixture.response(503)),
+            .success(MachineFixture.response(404)), .failure(MachineFixture.failure(.connectFailed)),
+        ]
+        for outcome in outcomes {
+            var (plain, general) = started()
+            let end = MachineFixture.at(5)
+            guard case .decide(let handedBack) = plain.endPlainly(outcome, at: end) else {
+                Issue.record("\(outcome) completed without a decision")
+                continue
+            }
+            #expect(StateName(plain.state) == .plain)
+            #expect(handedBack.successValue?.status == outcome.successValue?.status)
+            #expect(handedBack.failureCode == outcome.failureCode)
+            #expect(plain.transferEnded(handedBack, at: end).names == general.transferEnded(outcome, at: end).names)
+            #expect(StateName(plain.state) == StateName(general.state))
+        }
+    }
+
+    @Test("a request that needs the machine before its end does not start plainly")
+    func notPlain() {
+        let setups = [
+            MachineFixture.setup(adapters: true), MachineFixture.setup(observed: true),
+            MachineFixture.setup(consumer: MachineFixture.streaming), MachineFixture.setup(consumer: .init(takesProgress: true)),
+            MachineFixture.setup(deadline: 60_000_000_000),
+        ]
+        for setup in setups {
+            var machine = Machine(setup)
+            #expect(machine.startPlainly() == nil)
+            #expect(StateName(machine.state) == .initial)
+            _ = machine.start(at: MachineFixture.now)
+            #expect([.adapting, .open].contains(StateName(machine.state)))
+        }
+    }
+
+    @Test("a plain request is counted in the retry budget when its policy may retry, as the general start counts it")
+    func budget() {
+        var retrying = Machine(MachineFixture.setup(retries: RetryPolicy(maximumAttempts: 3)))
+        var once = Machine(MachineFixture.setup(retries: .none))
+        #expect(retrying.startPlainly()?.countsInBudget == true)
+        #expect(once.startPlainly()?.countsInBudget == false)
+        #expect(retrying.startPlainly() == nil)  // started already
+    }
+
+    @Test("a cancel makes the hop the general path would have: the transfer stopped, the failure named after what was sent")
+    func cancelNamesTheTarget() throws {
+        var (plain, general) = started()
+        let actions = plain.cancel("the request was cancelled", at: MachineFixture.at(3))
+        #expect(actions.names == general.cancel("the request was cancelled", at: MachineFixture.at(3)).names)
+        var failure: RequestError?
+        for case .complete(.failure(let error), _, _) in actions { failure = error }
+        #expect(failure?.url == MachineFixture.target.url)
+        #expect(failure?.attempts.map(\.outcome) == [.failure(.cancelled)])
+    }
+}
