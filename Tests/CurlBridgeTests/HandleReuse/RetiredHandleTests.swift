@@ -57,6 +57,19 @@ import Testing
         #expect(try pool.take() === a)
     }
 
+    @Test func aRestingPoolLetsGoOfCurlHandlesButKeepsRetiredObjects() throws {
+        let pool = CurlEasyHandlePool(capacity: 8, reusesHandles: true)
+        let handles = try (0..<4).map { _ in try pool.take() }
+        for (index, handle) in handles.enumerated() { pool.recycle(handle, reusable: index.isMultiple(of: 2)) }
+        pool.trim(to: 1)
+        // Of the two reset handles only the one recycled last is kept (the other is let go, with
+        // its curl handle); both retired objects are still there, most recently recycled first.
+        #expect(try pool.take() === handles[2] && pool.reuses.value == 1)
+        #expect(try pool.take() === handles[3])
+        #expect(try pool.take() === handles[1])
+        #expect(try pool.take() !== handles[0])
+    }
+
     /// End to end, as an attacker on the server side would look for it: request B, sent after A on
     /// a transport that gives every transfer a fresh curl handle, carries none of A's headers,
     /// credentials or cookies.

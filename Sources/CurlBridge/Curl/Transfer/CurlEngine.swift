@@ -29,7 +29,8 @@ final class CurlEngine: TransferEngine {
     /// for its next transfers while busy: enough for a thousand transfers in flight to recycle
     /// theirs, rather than free and allocate one each.
     static let idleHandleCapacity = 1024
-    /// How many it keeps once nothing is in flight.
+    /// How many reset handles it keeps once nothing is in flight (retired objects, which hold no
+    /// curl handle, stay: see ``CurlEasyHandlePool/trim(to:)``).
     static let restingHandleCapacity = 16
 
     init(loop: CurlMultiLoop, options: CurlEasyOptions) {
