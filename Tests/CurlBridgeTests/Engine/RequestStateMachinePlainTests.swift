@@ -11,14 +11,18 @@ import Testing
 struct RequestStateMachinePlainTests {
     typealias Machine = RequestStateMachine
 
+    /// What the executor prepared from the caller's request: another URL than the request's own
+    /// (a base URL resolved, say), so that a failure named after it is told apart.
+    static let prepared = RequestStateMachine.Target(method: .get, url: MachineFixture.url + "?prepared")
+
     /// A plain request started both ways, its hop sent at 1 ms.
     private func started(_ setup: Machine.Setup = MachineFixture.setup()) -> (plain: Machine, general: Machine) {
         var plain = Machine(setup)
         var general = Machine(setup)
         _ = plain.startPlainly()
         _ = general.start(at: MachineFixture.at(0))
-        _ = plain.sending(MachineFixture.target, at: MachineFixture.at(1))
-        _ = general.sending(MachineFixture.target, at: MachineFixture.at(1))
+        _ = plain.sending(Self.prepared, at: MachineFixture.at(1))
+        _ = general.sending(Self.prepared, at: MachineFixture.at(1))
         return (plain, general)
     }
 
@@ -97,7 +101,52 @@ struct RequestStateMachinePlainTests {
         #expect(actions.names == general.cancel("the request was cancelled", at: MachineFixture.at(3)).names)
         var failure: RequestError?
         for case .complete(.failure(let error), _, _) in actions { failure = error }
-        #expect(failure?.url == MachineFixture.target.url)
+        #expect(failure?.url == Self.prepared.url)
         #expect(failure?.attempts.map(\.outcome) == [.failure(.cancelled)])
+    }
+
+    @Test("a request that cannot be sent fails as the general path fails it: at once, no attempt recorded")
+    func sendFailedBeforeSending() {
+        var plain = Machine(MachineFixture.setup())
+        var general = Machine(MachineFixture.setup())
+        _ = plain.startPlainly()
+        _ = general.start(at: MachineFixture.at(0))
+        let failed = plain.sendFailed(MachineFixture.failure(.invalidURL), at: MachineFixture.at(1))
+        #expect(failed.names == general.sendFailed(MachineFixture.failure(.invalidURL), at: MachineFixture.at(1)).names)
+        #expect(failed.names == [.failed(.invalidURL)])
+        for case .complete(.failure(let error), _, _) in failed { #expect(error.attempts.isEmpty) }
+        #expect(plain.isFinished)
+    }
+
+    @Test("with retriers: an ordinary end completes without asking them, a 503 is handed back and asks them")
+    func retriers() {
+        var (plain, general) = started(MachineFixture.setup(retriers: true))
+        guard case .complete = plain.endPlainly(.success(MachineFixture.response(200)), at: MachineFixture.at(5)) else {
+            Issue.record("a 200 was handed back to be decided")
+            return
+        }
+        (plain, general) = started(MachineFixture.setup(retriers: true))
+        guard case .decide(let handedBack) = plain.endPlainly(.success(MachineFixture.response(503)), at: MachineFixture.at(5)) else {
+            Issue.record("a 503 completed without asking the retriers")
+            return
+        }
+        let asked = plain.transferEnded(handedBack, at: MachineFixture.at(5)).names
+        #expect(asked == [.runRetriers])
+        #expect(asked == general.transferEnded(.success(MachineFixture.response(503)), at: MachineFixture.at(5)).names)
+    }
+
+    @Test("a second send of the plain hop is recorded as the general path records it: the first target stays")
+    func secondSending() {
+        var (plain, general) = started()
+        let other = RequestStateMachine.Target(method: .get, url: MachineFixture.url + "?again")
+        #expect(plain.sending(other, at: MachineFixture.at(2)).isEmpty && general.sending(other, at: MachineFixture.at(2)).isEmpty)
+        #expect(plain.firstTarget == general.firstTarget)
+        #expect(plain.attemptStartedAt == general.attemptStartedAt)
+        var failure: RequestError?
+        for case .complete(.failure(let error), _, _) in plain.cancel("the request was cancelled", at: MachineFixture.at(3)) { failure = error }
+        #expect(failure?.url == other.url)  // named after the hop's latest target, as the general path names it
+        for case .complete(.failure(let error), _, _) in general.cancel("the request was cancelled", at: MachineFixture.at(3)) {
+            #expect(error.url == failure?.url)
+        }
     }
 }

@@ -11,8 +11,8 @@ import Testing
 struct RequestStateMachineTableTests {
     /// The events, each applied as the executor would.
     enum Event: String, CaseIterable, CustomStringConvertible {
-        case start, startCancelled, adapted, adaptationFailed, sending, sendFailed, head200, head302, body, replayDelivered
-        case ended200, ended302, ended503, endedOnClosingSession
+        case start, startPlainly, startCancelled, adapted, adaptationFailed, sending, sendFailed, head200, head302, body, replayDelivered
+        case ended200, endedPlainly200, ended302, ended503, endedOnClosingSession
         case retrierRetries, retrierRetriesAfter, retrierDeclines, retrierFails, budgetGranted, budgetDenied
         case backoffFired, deadlineFired, cancel, shutdown
 
@@ -23,6 +23,7 @@ struct RequestStateMachineTableTests {
             let now = MachineFixture.now
             switch self {
             case .start: return (machine.start(at: now).names, nil)
+            case .startPlainly: return ([], machine.startPlainly() == nil ? nil : "plain")
             case .startCancelled: return (machine.startCancelled("the request was cancelled", at: now).names, nil)
             case .sending: return (machine.sending(MachineFixture.target, at: now).names, nil)
             case .adapted: return (machine.adapted(.success(.get(MachineFixture.url)), at: now).names, nil)
@@ -43,6 +44,11 @@ struct RequestStateMachineTableTests {
                 case .release: return ([], "release")
                 }
             case .ended200: return (machine.transferEnded(.success(MachineFixture.response(200)), at: now).names, nil)
+            case .endedPlainly200:
+                switch machine.endPlainly(.success(MachineFixture.response(200)), at: now) {
+                case .complete(let response, _): return ([.completed(response.status.code)], nil)
+                case .decide: return ([], "decide")
+                }
             case .ended302: return (machine.transferEnded(.success(MachineFixture.response(302, [(.location, "/b")])), at: now).names, nil)
             case .ended503: return (machine.transferEnded(.success(MachineFixture.response(503)), at: now).names, nil)
             case .endedOnClosingSession:
@@ -159,12 +165,13 @@ struct RequestStateMachineTableTests {
     }
 
     /// The expected outcome of `event` for a plain request in its transfer: what the in-memory
-    /// consumer's open hop does. An event that needs the hop (the transfer's end, a failed send,
-    /// a cancel) makes it first, so the request is then as the general path leaves it; after any
+    /// consumer's open hop does. An event that needs the hop (the transfer's end, a second send,
+    /// a failed send, a cancel) makes it first, so the request is then as the general path leaves it; after any
     /// other it is still plain.
     static func expectedPlain(_ event: Event) -> Expected {
         var expected = expectedInMemory(.open, event)
-        let makesHop: Set<Event> = [.ended200, .ended302, .ended503, .endedOnClosingSession, .sendFailed, .cancel]
+        if event == .endedPlainly200 { return Expected(state: .finished, actions: [.completed(200)]) }
+        let makesHop: Set<Event> = [.sending, .ended200, .ended302, .ended503, .endedOnClosingSession, .sendFailed, .cancel]
         if expected.state == .open, !makesHop.contains(event) { expected.state = .plain }
         return expected
     }
@@ -173,6 +180,8 @@ struct RequestStateMachineTableTests {
     static func common(_ state: StateName, _ event: Event) -> Expected {
         let finished = StateName.finished
         switch (state, event) {
+        // Only a plain request in its transfer ends plainly; anywhere else the end is handed back.
+        case (_, .endedPlainly200): return Expected(state: state, route: "decide")
         // Cancel and shutdown end the request in every state but a running one's shutdown.
         case (.finished, _): return ignored(.finished)
         case (.open, .cancel), (.draining, .cancel), (.holding, .cancel), (.delivering, .cancel):

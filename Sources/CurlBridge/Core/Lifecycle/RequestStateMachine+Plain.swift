@@ -3,8 +3,8 @@ extension RequestStateMachine {
     /// unless that end needs a decision: no adapters run before it, nothing observes it, no
     /// consumer takes its head, body or progress (so nothing is decided at the head), and it has
     /// no total timeout to hand down. What most requests are; their start and their ordinary end
-    /// (``endPlainly(_:at:)``) skip the hop, the actions and the records' bookkeeping of the
-    /// general path, and every other event makes the hop first (``enterRunningHop()``), so it
+    /// (``endPlainly(_:at:)``) skip the hop and the actions of the general path (the attempt is
+    /// still recorded), and every other event makes the hop first (``enterRunningHop()``), so it
     /// finds the state the general path would have left.
     var isPlain: Bool {
         !setup.hasAdapters && !setup.isObserved && !setup.consumer.decidesAtHead && setup.deadline == nil
@@ -19,8 +19,8 @@ extension RequestStateMachine {
 
     /// A plain request starts: its first attempt sends the caller's request as it is, which the
     /// executor prepares and reports through ``sending(_:at:)`` or ``sendFailed(_:at:)``, as for
-    /// ``Action/send(_:_:)``. `nil` — and nothing changed — when the request is not plain or
-    /// already started: ``start(at:)`` then.
+    /// ``Action/send(_:_:)``. `nil`, and nothing changed, when the request is not plain (it starts
+    /// with ``start(at:)``) or has already started.
     mutating func startPlainly() -> PlainStart? {
         guard isPlain, case .initial = state else { return nil }
         attempt = 1

@@ -8,7 +8,7 @@ import HTTPTypes
 /// Every decision about one request, from its start to its one completion, as a value: each event
 /// is a mutating method that returns what to do. No I/O, no lock, no clock — the time comes with
 /// the events, the wall clock and random draws from the ``Readings`` given at init — so every (state, event) pair is unit-tested without a socket
-/// (`RequestStateMachineTests`). ``RequestExecutor`` feeds it the events and performs its actions,
+/// (`RequestStateMachineTableTests`, `RequestStateMachineTests`, `RequestStateMachinePlainTests`). ``RequestExecutor`` feeds it the events and performs its actions,
 /// on the transport's loop; AsyncHTTPClient's `RequestBag.StateMachine` is the model.
 ///
 /// ```
@@ -26,14 +26,15 @@ import HTTPTypes
 ///  initial ──startPlainly──▶ plain ──ordinary end (endPlainly)──▶ finished
 ///                              └── any other event makes its hop first: running(hop), as above
 ///  cancel: from every state to finished (a running transfer is stopped)
-///  shutdown: from every state but running to finished; a running attempt ends, and no other starts
+///  shutdown: from every state but plain and running to finished; a running attempt ends, and no other starts
 ///  total timeout: curl's own in a transfer; the deadline timer while adapting, deciding or waiting
 /// ```
 ///
 /// Cancel and shutdown are sticky: a cancel ends the request in whatever state it finds it — a
 /// wait, an adapter or retrier still running, a transfer — and every later event (a late transfer
 /// end, a timer, an interceptor's answer, a second cancel) finds `finished` and does nothing.
-/// Exactly one ``Action/complete(_:release:duration:)`` is ever returned.
+/// Exactly one completion is ever returned: an ``Action/complete(_:release:duration:)``, or a
+/// plain request's ``PlainEnd/complete(_:duration:)``.
 struct RequestStateMachine {
     /// What the request's configuration fixes for its whole life.
     struct Setup {
@@ -327,11 +328,12 @@ struct RequestStateMachine {
 
     /// The executor prepared the running hop's request and hands it to a transfer now.
     mutating func sending(_ target: Target, at moment: Moment) -> Actions {
-        if case .plain = state {
+        if case .plain = state, firstTarget == nil {
             firstTarget = target
             attemptStartedAt = moment.now
             return Actions()
         }
+        enterRunningHop()
         guard changeRunningHop({ $0.target = target }) != nil else { return Actions() }
         guard firstTarget == nil else { return Actions() }
         firstTarget = target
