@@ -77,12 +77,10 @@ extension RequestExecutor: TransferReceiver {
         let forwardsProgress = machine.forwardsProgress
         let closingSession = end.failedOnClosingSession
         let finalProgress = end.finalProgress
-        let moment = moment
+        let moment = moment  // one clock reading for both calls below
         let result: Result<Response, RequestError>
         // A plain request's ordinary end completes it here; every other end is decided below.
-        // Consumed, so that the response is moved out of it, not copied.
-        let ending = machine.endPlainly(withCollectedBody(end.result), at: moment)
-        switch consume ending {
+        switch machine.endPlainly(withCollectedBody(end.result), at: moment) {
         case .complete(let response, let duration):
             if forwardsProgress, let progress = finalProgress { downstream.onProgress?(progress) }
             return complete(.success(response), releasing: nil, duration: duration)

@@ -42,7 +42,6 @@ extension RequestStateMachine {
     /// attempt recorded, no redirects); any other outcome is handed back to be decided.
     mutating func endPlainly(_ result: consuming Result<Response, RequestError>, at moment: Moment) -> PlainEnd {
         guard case .plain = state else { return .decide(result) }
-        // Consumed, and the response moved out of it: not copied to record its attempt.
         switch consume result {
         case .success(var response):
             let code = response.status.code
