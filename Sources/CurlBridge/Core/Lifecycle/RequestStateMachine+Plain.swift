@@ -25,7 +25,7 @@ extension RequestStateMachine {
         guard isPlain, case .initial = state else { return nil }
         attempt = 1
         state = .plain
-        return PlainStart(countsInBudget: setup.retries.maximumAttempts > 1)
+        return PlainStart(countsInBudget: countsInRetryBudget)
     }
 
     /// How a plain request's transfer ended.
@@ -46,11 +46,10 @@ extension RequestStateMachine {
         case .success(var response):
             let code = response.status.code
             guard code < 400, !RedirectStep.isRedirect(code) else { return .decide(.success(response)) }
-            let attemptDuration = Duration.nanoseconds(Int64(moment.now &- min(moment.now, attemptStartedAt)))
-            records = [AttemptRecord(number: attempt, outcome: .response(status: code), duration: attemptDuration)]
+            _ = recordAttempt(.response(status: code), at: moment)
             response.attempts = records
             state = .finished
-            return .complete(response, duration: .nanoseconds(Int64(moment.now &- setup.startedAt)))
+            return .complete(response, duration: duration(at: moment))
         case let failure:
             return .decide(failure)
         }

@@ -14,6 +14,18 @@ extension RequestStateMachine {
         return setup.retries.retryableStatusCodes.contains(status) && ResendRule.denial(.policyRetry, facts) == nil
     }
 
+    /// Records the running attempt's end with `outcome`.
+    ///
+    /// - Returns: How long the attempt took.
+    mutating func recordAttempt(_ outcome: AttemptRecord.Outcome, at moment: Moment) -> Duration {
+        let duration = Duration.nanoseconds(Int64(moment.now &- min(moment.now, attemptStartedAt)))
+        let record = AttemptRecord(number: attempt, outcome: outcome, duration: duration)
+        // The first record makes the array of one directly, not through `append`'s growth path
+        // from an empty array (about 100 instructions more, per request).
+        if records.isEmpty { records = [record] } else { records.append(record) }
+        return duration
+    }
+
     /// The running attempt ended, its redirects followed: succeed, or decide whether to try again.
     mutating func attemptEnded(_ result: consuming Result<Response, RequestError>, at moment: Moment) -> Actions {
         guard case .running(let hop) = state else { return Actions() }
@@ -33,11 +45,7 @@ extension RequestStateMachine {
             recorded = .failure(error.code)
             endsRequest = error.code == .cancelled || error.code == .transportShutDown
         }
-        let duration = Duration.nanoseconds(Int64(moment.now &- min(moment.now, attemptStartedAt)))
-        let record = AttemptRecord(number: attempt, outcome: recorded, duration: duration)
-        // The first record makes the array of one directly, not through `append`'s growth path
-        // from an empty array (about 100 instructions more, per request).
-        if records.isEmpty { records = [record] } else { records.append(record) }
+        let duration = recordAttempt(recorded, at: moment)
         let notice = setup.isObserved ? Actions(.notify(.attemptEnded(attempt: attempt, result, duration: duration))) : Actions()
         if endsRequest { return notice.then(finish(result, release: held, at: moment)) }
         let outcome: AttemptOutcome

@@ -261,6 +261,9 @@ struct RequestStateMachine {
         attemptRequest = setup.original
     }
 
+    /// Whether the request counts against the transport's retry budget: its policy may retry it.
+    var countsInRetryBudget: Bool { setup.retries.maximumAttempts > 1 }
+
     /// The most attempts this request may make.
     var attemptLimit: Int {
         setup.hasRetriers ? max(setup.retries.maximumAttempts, Self.retrierAttemptLimit) : setup.retries.maximumAttempts
@@ -279,7 +282,7 @@ struct RequestStateMachine {
         guard case .initial = state else { return Actions() }
         var actions = Actions()
         if setup.isObserved { actions.append(.notify(.started(setup.original))) }
-        if setup.retries.maximumAttempts > 1 { actions.append(.countRequestInBudget) }
+        if countsInRetryBudget { actions.append(.countRequestInBudget) }
         return actions.then(beginAttempt(1, at: moment))
     }
 
@@ -440,11 +443,16 @@ struct RequestStateMachine {
 
     // MARK: Completion
 
+    /// How long the request has taken at `moment`.
+    func duration(at moment: Moment) -> Duration {
+        .nanoseconds(Int64(moment.now &- setup.startedAt))
+    }
+
     /// Reports `result`, exactly once: with the running attempt's hops and every attempt's
     /// record, and a held failure response for the consumer first.
     mutating func finish(_ result: consuming Result<Response, RequestError>, release held: HeldResponse? = nil, at moment: Moment) -> Actions {
         state = .finished
-        let duration = Duration.nanoseconds(Int64(moment.now &- setup.startedAt))
+        let duration = self.duration(at: moment)
         switch consume result {
         case .success(var response):
             if !hops.isEmpty {
