@@ -93,10 +93,11 @@ public final class Transport: Sendable {
         do throws(RequestError) {
             let share = configuration.cookies.usesCookieEngine ? try CurlCookieShare() : nil
             let loop = try CurlMultiLoop(label: "CurlBridge.Transport", limits: configuration.connectionLimits)
+            let defaults = RequestDefaults(configuration)
             let network: any TransferEngine = if let stubHandler {
                 StubEngine(loop: loop, handler: stubHandler)
             } else {
-                CurlEngine(loop: loop, options: CurlEasyOptions(configuration, cookieShare: share))
+                CurlEngine(loop: loop, options: CurlEasyOptions(configuration, cookieShare: share, defaultHeaderLines: defaults.lines))
             }
             let jar = share.map { CookieJar(share: $0, storage: configuration.cookies, logger: configuration.logger) }
             let engine = configuration.cache.map { cache in
@@ -107,7 +108,7 @@ public final class Transport: Sendable {
             let registry = RequestRegistry(engine: engine)
             loop.delegate = registry
             let environment = LifecycleEnvironment(
-                registry: LoopBound(owning: registry, on: loop), defaults: RequestDefaults(configuration), configuration: configuration)
+                registry: LoopBound(owning: registry, on: loop), defaults: defaults, configuration: configuration)
             core = .success(Core(loop: loop, environment: environment, inFlight: inFlight, reusedHandles: reusedHandles))
             cookies = jar
             executor = TransportExecutor(loop: loop)

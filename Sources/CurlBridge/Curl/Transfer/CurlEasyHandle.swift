@@ -34,6 +34,9 @@ final class CurlEasyHandle {
     @exclusivity(unchecked) private var headerList: UnsafeMutablePointer<curl_slist>?
     /// The header list handed to `CURLOPT_PROXYHEADER` (headers for the proxy only).
     @exclusivity(unchecked) private var proxyHeaderList: UnsafeMutablePointer<curl_slist>?
+    /// The transport's default lists, when they were handed to curl instead of lists of the
+    /// handle's own: held while curl may read them.
+    @exclusivity(unchecked) private var defaultHeaderLists: CurlDefaultHeaderLists?
     /// The buffer curl writes its error text into (`CURLOPT_ERRORBUFFER`).
     private let errorBuffer: UnsafeMutablePointer<CChar>
     /// The multipart body handed to `CURLOPT_MIMEPOST`, freed after the handle.
@@ -83,6 +86,7 @@ final class CurlEasyHandle {
         headerList = nil
         curl_slist_free_all(proxyHeaderList)
         proxyHeaderList = nil
+        defaultHeaderLists = nil
         retainedBlobs = RetainedBlobs()
         debugRecorder = nil
     }
@@ -191,9 +195,27 @@ final class CurlEasyHandle {
     func setHeaderLines(_ lines: [String]) throws(RequestError) {
         let forProxy = lines.filter(Self.isForProxyOnly)
         try replace(&headerList, with: forProxy.isEmpty ? lines : lines.filter { !Self.isForProxyOnly($0) }, option: CURLOPT_HTTPHEADER)
-        if !forProxy.isEmpty || proxyHeaderList != nil {
+        if !forProxy.isEmpty || proxyHeaderList != nil || defaultHeaderLists?.proxy != nil {
             try replace(&proxyHeaderList, with: forProxy, option: CURLOPT_PROXYHEADER)
         }
+        defaultHeaderLists = nil
+        try set(CURLOPT_HEADEROPT, ccurl_headeropt_separate)
+    }
+
+    /// Installs a transport's default lists as the request's headers, as ``setHeaderLines(_:)``
+    /// would their lines, without building lists of the handle's own; the handle holds `lists`
+    /// while curl may read them.
+    func setHeaderLines(_ lists: CurlDefaultHeaderLists) throws(RequestError) {
+        let hadProxyLines = proxyHeaderList != nil || defaultHeaderLists?.proxy != nil
+        defaultHeaderLists = lists  // held before curl is given them; the handle's own lists until curl lets go
+        try check(ccurl_easy_setopt_slist(raw, CURLOPT_HTTPHEADER, lists.server), CURLOPT_HTTPHEADER)
+        if lists.proxy != nil || hadProxyLines {
+            try check(ccurl_easy_setopt_slist(raw, CURLOPT_PROXYHEADER, lists.proxy), CURLOPT_PROXYHEADER)
+        }
+        curl_slist_free_all(headerList)
+        headerList = nil
+        curl_slist_free_all(proxyHeaderList)
+        proxyHeaderList = nil
         try set(CURLOPT_HEADEROPT, ccurl_headeropt_separate)
     }
 
@@ -206,6 +228,21 @@ final class CurlEasyHandle {
     private func replace(
         _ list: inout UnsafeMutablePointer<curl_slist>?, with lines: [String], option: CURLoption
     ) throws(RequestError) {
+        let built = try Self.curlList(of: lines)
+        do {
+            try check(ccurl_easy_setopt_slist(raw, option, built), option)
+        } catch {
+            curl_slist_free_all(built)
+            throw error
+        }
+        curl_slist_free_all(list)
+        list = built
+    }
+
+    /// A new curl list of `lines`, `nil` when there are none; the caller frees it.
+    ///
+    /// - Throws: ``RequestError/Code/transportFailure`` when curl cannot allocate it.
+    static func curlList(of lines: [String]) throws(RequestError) -> UnsafeMutablePointer<curl_slist>? {
         var built: UnsafeMutablePointer<curl_slist>?
         for line in lines {
             guard let extended = line.withCString({ curl_slist_append(built, $0) }) else {
@@ -214,9 +251,7 @@ final class CurlEasyHandle {
             }
             built = extended
         }
-        try check(ccurl_easy_setopt_slist(raw, option, built), option)
-        curl_slist_free_all(list)
-        list = built
+        return built
     }
 
     /// Turns a failed `curl_easy_setopt` into an error naming the option.

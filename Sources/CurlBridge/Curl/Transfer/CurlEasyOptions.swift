@@ -22,9 +22,13 @@ final class CurlEasyOptions {
     /// Whether a finished transfer's easy handle serves a later one (see
     /// ``CurlGlobal/clearsHeaderStateOnReuse``).
     let reusesHandles: Bool
+    /// The default header lines as curl lists, for the requests that send them unchanged; `nil`
+    /// if curl could not build them.
+    let defaultHeaderLists: CurlDefaultHeaderLists?
 
-    /// The options for `configuration`, with the transport's cookie jar.
-    init(_ configuration: Configuration, cookieShare: CurlCookieShare?) {
+    /// The options for `configuration`, with the transport's cookie jar and its default header
+    /// lines (``RequestDefaults/lines``).
+    init(_ configuration: Configuration, cookieShare: CurlCookieShare?, defaultHeaderLines: [String]) {
         tls = CurlTLSOptions(configuration.tls)
         httpVersion = configuration.httpVersion.curlValue
         decodesContentEncoding = configuration.decodesContentEncoding
@@ -33,6 +37,7 @@ final class CurlEasyOptions {
         proxy = CurlProxyOptions(configuration.proxy)
         connection = CurlConnectionOptions(configuration)
         reusesHandles = configuration.reusesEasyHandles ?? CurlGlobal.clearsHeaderStateOnReuse
+        defaultHeaderLists = try? CurlDefaultHeaderLists(defaultHeaderLines)
     }
 
     /// Applies these options, and the safe defaults every transfer gets, to `easy`, for a request

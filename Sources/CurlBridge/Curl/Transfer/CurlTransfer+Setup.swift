@@ -4,8 +4,9 @@ internal import CCurl
 /// size, headers, timeouts, a challenged credential, and the C callbacks, each of which finds the
 /// transfer through `CURLOPT_PRIVATE`-style data pointers (``CurlTransfer/context``).
 extension CurlTransfer {
-    /// URL, method, headers, body and timeouts.
-    func configureRequest(bodyLength: Int64??) throws(RequestError) {
+    /// URL, method, headers, body and timeouts; the headers from `defaultHeaderLists` when the
+    /// request's lines are the transport's defaults (``CurlDefaultHeaderLists/matches(_:)``).
+    func configureRequest(bodyLength: Int64??, defaultHeaderLists: CurlDefaultHeaderLists?) throws(RequestError) {
         try easy.set(CURLOPT_URL, request.url)
         try easy.set(CURLOPT_PRIVATE, pointer: context)
         if let connect = request.timeLimits.connectMilliseconds {
@@ -31,7 +32,11 @@ extension CurlTransfer {
         } else if method != "GET" {
             try easy.set(CURLOPT_CUSTOMREQUEST, method)
         }
-        try easy.setHeaderLines(request.headerLines)
+        if let defaultHeaderLists {
+            try easy.setHeaderLines(defaultHeaderLists)
+        } else {
+            try easy.setHeaderLines(request.headerLines)
+        }
         try request.authentication?.apply(to: easy)
     }
 

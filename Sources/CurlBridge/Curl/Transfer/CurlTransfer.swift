@@ -75,13 +75,14 @@ final class CurlTransfer {
         receiverWantsHeads = receiver.wantsHeads
         self.easy = easy
         state = TransferState(request, now: MonotonicClock.now)
-        leavesHandleReusable = !request.headerLines.contains { $0.isCurlHeaderLine(named: "host") }
+        let defaultHeaderLists = options.defaultHeaderLists.flatMap { $0.matches(request.headerLines) ? $0 : nil }
+        leavesHandleReusable = !(defaultHeaderLists?.setsHost ?? Self.setsHost(request.headerLines))
         bodyReader = try RequestBodyReader(request.body)
         pinsCertificates = try options.apply(
             to: easy, url: request.url, usesTLS: request.usesTLS, pinning: request.pinning,
             receiveBufferSize: receiveBufferSize)?.pinsCertificates ?? false
         try options.applyCookiesAndProxy(to: easy, request: request)
-        try configureRequest(bodyLength: bodyReader.map(\.length))
+        try configureRequest(bodyLength: bodyReader.map(\.length), defaultHeaderLists: defaultHeaderLists)
         // curl's own MIME reader sends multipart bodies, so no callback of ours sees those bytes:
         // the progress counters are then what tells the idle timeout that the upload moves.
         try installCallbacks(sendsBody: bodyReader != nil, reportsProgress: receiver.wantsProgress || request.isMultipart)
@@ -93,6 +94,11 @@ final class CurlTransfer {
 
     deinit {
         closeBody()
+    }
+
+    /// Whether header `lines` set the `Host` header (see ``leavesHandleReusable``).
+    static func setsHost(_ lines: [String]) -> Bool {
+        lines.contains { $0.isCurlHeaderLine(named: "host") }
     }
 
     /// The pointer curl hands back to our callbacks.
