@@ -190,7 +190,7 @@ public final class Transport: Sendable {
         }
         let executor = RequestExecutor(request: request, id: Self.makeRequestID(), events: events, environment: core.environment)
         guard let launch = executor.start() else { return nil }
-        let tasks = executor.tasks
+        let (id, registry) = (executor.id, core.registry)
         // Handed to the loop: from here on this thread touches the executor only if the loop
         // refuses the work. The work captures it alone — one reference, so the closure needs no
         // context of its own — and the executor keeps its first hop and leads to its registry.
@@ -198,8 +198,8 @@ public final class Transport: Sendable {
         let handle = submit(core.loop, {
             if let registry = handedOver.environment.registry.open() { registry.run(handedOver) }
         }) {
-            tasks.launch(launch)
-            return TransferHandle(id: tasks.id, registry: tasks.environment.registry)
+            launch.run()
+            return TransferHandle(id: id, registry: registry)
         }
         // Refused: the loop never ran the work, so the executor is still this thread's.
         if handle == nil { executor.refuse(Self.shutDownError(request)) }

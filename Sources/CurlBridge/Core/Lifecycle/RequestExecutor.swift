@@ -101,13 +101,36 @@ final class RequestExecutor {
     // MARK: Starting (on the caller's thread)
 
     /// What the caller's thread does once the request is handed to the loop (the first hop, if
-    /// prepared, waits in the executor for the loop).
-    struct Launch {
+    /// prepared, waits in the executor for the loop): run the first adapters, arm the total
+    /// timeout, or — for most requests — nothing.
+    ///
+    /// A class, made only when there is something to do: the caller's closure holds one
+    /// reference, where a copy of the request's ``RequestTasks`` (two arrays and an optional) cost
+    /// three copies and three destroys through their types' metadata on every request (issue 37).
+    final class Launch: Sendable {
+        /// Nothing to do.
+        static let nothing = Launch(tasks: nil, adapters: nil, deadline: nil)
+
+        /// What runs the adapters and the timer; `nil` for ``nothing``.
+        private let tasks: RequestTasks?
         /// The first attempt's adapters, to run in a task made on the caller's thread — so an
         /// async caller's task-local values (a trace context) reach them.
-        var adapters: (Request, AttemptContext)?
+        let adapters: (Request, AttemptContext)?
         /// A timer for the total timeout while they run.
-        var deadline: Duration?
+        let deadline: Duration?
+
+        init(tasks: RequestTasks?, adapters: (Request, AttemptContext)?, deadline: Duration?) {
+            self.tasks = tasks
+            self.adapters = adapters
+            self.deadline = deadline
+        }
+
+        /// Runs what this launch names, on the caller's thread, once the loop holds the request.
+        func run() {
+            guard let tasks else { return }
+            if let (request, context) = adapters { tasks.runAdapters(request, context) }
+            if let deadline { tasks.arm(.deadline, after: deadline) }
+        }
     }
 
     /// Starts the request on the caller's thread: tells the observers, prepares the first hop or
@@ -117,20 +140,22 @@ final class RequestExecutor {
             if plain.countsInBudget { perform(.countRequestInBudget) }
             guard let prepared = prepare(machine.setup.original) else { return nil }
             firstHop = prepared
-            return Launch()
+            return .nothing
         }
-        var launch = Launch()
+        var adapters: (Request, AttemptContext)?
+        var deadline: Duration?
         for action in machine.start(at: moment) {
             switch action {
             case .send(let request, _):
                 guard let prepared = prepare(request) else { return nil }
                 firstHop = prepared
-            case .runAdapters(let request, let context): launch.adapters = (request, context)
-            case .armDeadline(let delay): launch.deadline = delay
+            case .runAdapters(let request, let context): adapters = (request, context)
+            case .armDeadline(let delay): deadline = delay
             default: perform(action)
             }
         }
-        return launch
+        guard adapters != nil || deadline != nil else { return .nothing }
+        return Launch(tasks: tasks, adapters: adapters, deadline: deadline)
     }
 
     /// Ends a request whose caller was cancelled before it started, on the caller's thread.

@@ -3,7 +3,8 @@ import Dispatch
 /// What a request runs off the loop — its interceptors' tasks and its timers — and what they need
 /// of it: its number, its interceptors, the way back to the loop. Any thread may hold it: the
 /// request's ``RequestExecutor`` (the loop's) keeps it, and the caller's thread launches the
-/// first adapters and the deadline with it after handing the executor to the loop.
+/// first adapters and the deadline with it after handing the executor to the loop
+/// (``RequestExecutor/Launch``).
 struct RequestTasks: Sendable {
     let id: UInt64
     /// What the transport gives every request; its registry is where answers go back.
@@ -15,12 +16,6 @@ struct RequestTasks: Sendable {
     /// The task running adapters or retriers, cancelled if the request ends first; `nil` for a
     /// request that has none (most: no lock to make for them).
     let interceptors: InterceptorTask?
-
-    /// Runs what `launch` names on the caller's thread, once the loop holds the request.
-    func launch(_ launch: RequestExecutor.Launch) {
-        if let (request, context) = launch.adapters { runAdapters(request, context) }
-        if let delay = launch.deadline { arm(.deadline, after: delay) }
-    }
 
     /// Runs the adapters in a task; their answer comes back to the loop.
     func runAdapters(_ request: Request, _ context: AttemptContext) {
