@@ -81,7 +81,7 @@ final class RequestExecutor {
 
     /// The policies `request` follows: the transport's `shared` ones, unless it brings its own.
     private static func policies(of request: Request, shared: RequestStateMachine.Policies) -> RequestStateMachine.Policies {
-        if request.redirectPolicy == nil, request.retryPolicy == nil { return shared }
+        guard request.bringsOwnPolicies else { return shared }
         return RequestStateMachine.Policies(
             redirects: request.redirectPolicy ?? shared.redirects, retries: request.retryPolicy ?? shared.retries,
             defaultHeaders: shared.defaultHeaders, readings: shared.readings)

@@ -125,6 +125,13 @@ public struct Request: Sendable {
         get { storage.value.retryPolicy }
         _modify { yield &storage.value.retryPolicy }
     }
+    /// Whether the request brings a redirect or a retry policy of its own: asked as each request
+    /// starts, so the two optionals are matched in place, not copied out and compared with `nil`
+    /// (which goes through their types' metadata, issue 37).
+    var bringsOwnPolicies: Bool {
+        if case Optional.none = storage.value.redirectPolicy, case Optional.none = storage.value.retryPolicy { return false }
+        return true
+    }
     /// Whether the request may be retried although its method is not idempotent; see
     /// ``idempotent(key:)``.
     public var isMarkedIdempotent: Bool {

@@ -13,10 +13,20 @@ import Foundation
 /// --digest` or `--ntlm` against an HTTP/2 server hangs, `--http1.1` works); and NTLM
 /// authenticates a whole connection, which HTTP/2's multiplexed streams do not fit (servers such
 /// as IIS answer it with `HTTP_1_1_REQUIRED`).
-struct ChallengeCredential: Sendable {
+///
+/// A class, immutable: every prepared request carries an optional one, and an optional of a
+/// class is copied as one reference where an optional of this struct went through its type's
+/// metadata (issue 37).
+final class ChallengeCredential: Sendable {
     let username: String
     let password: String
     let schemes: Credential.Schemes
+
+    init(username: String, password: String, schemes: Credential.Schemes) {
+        self.username = username
+        self.password = password
+        self.schemes = schemes
+    }
 }
 
 /// What a request's credential adds to it once prepared.
