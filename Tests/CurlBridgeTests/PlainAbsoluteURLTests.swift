@@ -50,6 +50,22 @@ import Testing
         #expect(PlainAbsoluteURL(parsed: "HTTPS://[::1]/").appending(query: "q=1").usesTLS)
     }
 
+    /// The scheme is read as one word: only `http://` and `https://`, letters in either case,
+    /// and a byte after it; no byte that differs from a scheme letter only in its 0x20 bit.
+    @Test func theSchemeWordMatchesOnlyHTTPAndHTTPS() {
+        #expect(PlainAbsoluteURL("Http://h")?.usesTLS == false)
+        #expect(PlainAbsoluteURL("hTTpS://h")?.usesTLS == true)
+        #expect(PlainAbsoluteURL("http://") == nil)
+        #expect(PlainAbsoluteURL("https://") == nil)
+        #expect(PlainAbsoluteURL("http:/h") == nil)
+        #expect(PlainAbsoluteURL("http\u{1A}//h") == nil, "0x1A is ':' without its 0x20 bit")
+        #expect(PlainAbsoluteURL("https\u{1A}//h") == nil)
+        #expect(PlainAbsoluteURL("httpS\u{1A}/h") == nil)
+        #expect(PlainAbsoluteURL("http\u{0F}//h") == nil, "0x0F is '/' without its 0x20 bit")
+        #expect(PlainAbsoluteURL("httpx://h") == nil)
+        #expect(PlainAbsoluteURL("\u{08}ttp://h") == nil, "0x08 is 'h' without its 0x60 bits")
+    }
+
     @Test func mutatedURLsGetTheReferenceVerdict() {
         var random = SeededGenerator(seed: 0x3737_0001)
         let seeds = [

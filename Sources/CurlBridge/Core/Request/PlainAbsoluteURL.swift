@@ -30,20 +30,17 @@ struct PlainAbsoluteURL {
     /// its scheme is `https`, when it is a plain absolute http(s) URL; `nil` if it is not: one
     /// pass over the bytes (this runs for every request).
     private static func plainLength(_ url: UnsafeBufferPointer<UInt8>) -> (Int, hasUserInfo: Bool, usesTLS: Bool)? {
-        let schemeLength: Int
-        if ASCIIBytes.hasPrefix(UnsafeRawBufferPointer(url), "http://") {
-            schemeLength = 7
-        } else if ASCIIBytes.hasPrefix(UnsafeRawBufferPointer(url), "https://") {
-            schemeLength = 8
-        } else {
-            return nil
-        }
+        guard let schemeLength = schemeLength(url) else { return nil }
         var index = schemeLength  // the scheme's bytes are allowed ones
         var hostStart = schemeLength
         // The authority, up to the first `/`, `?` or `#`: user info ends at `@`, and the host
         // must not be empty, an IPv6 literal or start with a port.
         authority: while index < url.count {
             let byte = url[index]
+            if isIn(byte, below64: authorityPlainBelow64, from64: authorityPlainFrom64) {
+                index += 1
+                continue
+            }
             guard isAllowed(byte) else { return nil }
             switch byte {
             case UInt8(ascii: "%"):
@@ -52,10 +49,8 @@ struct PlainAbsoluteURL {
                 continue
             case UInt8(ascii: "@"):
                 hostStart = index + 1
-            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
+            default:  // `/`, `?` or `#`
                 break authority
-            default:
-                break
             }
             index += 1
         }
@@ -64,16 +59,31 @@ struct PlainAbsoluteURL {
         var fragmentStart: Int?
         while index < url.count {
             let byte = url[index]
+            if isIn(byte, below64: pathPlainBelow64, from64: allowedFrom64) {
+                index += 1
+                continue
+            }
             guard isAllowed(byte) else { return nil }
             if byte == UInt8(ascii: "%") {
                 guard isEscape(url, at: index) else { return nil }
                 index += 3
                 continue
             }
-            if byte == UInt8(ascii: "#"), fragmentStart == nil { fragmentStart = index }
+            if fragmentStart == nil { fragmentStart = index }  // a `#`
             index += 1
         }
         return (fragmentStart ?? url.count, hostStart > schemeLength, schemeLength == 8)
+    }
+
+    /// 7 for `http://` and 8 for `https://`, in any case, followed by at least one byte; `nil`
+    /// otherwise. The first eight bytes compared as one word, each scheme letter set to lowercase
+    /// by its 0x20 bit (exact for letters: no other byte reads as one so), the `://` as it is.
+    private static func schemeLength(_ url: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard url.count >= 8, let start = url.baseAddress else { return nil }
+        let word = UInt64(littleEndian: UnsafeRawPointer(start).loadUnaligned(as: UInt64.self))
+        if (word | 0x2020_2020) & 0x00FF_FFFF_FFFF_FFFF == 0x002F_2F3A_7074_7468 { return 7 }  // "http://"
+        if url.count > 8, word | 0x20_2020_2020 == 0x2F2F_3A73_7074_7468 { return 8 }  // "https://"
+        return nil
     }
 
     /// Whether the `%` at `index` starts a whole escape: two hex digits follow.
@@ -120,8 +130,20 @@ struct PlainAbsoluteURL {
     private static let allowedBelow64: UInt64 = 0xAFFF_FFFA_0000_0000
     private static let allowedFrom64: UInt64 = 0x47FF_FFFE_AFFF_FFFF
 
+    /// The allowed bytes that need no second look in the authority (all but `%`, `/`, `?`, `#`
+    /// and `@`) and in the path, query and fragment (all but `%` and `#`).
+    private static let authorityPlainBelow64: UInt64 = 0x2FFF_7FD2_0000_0000
+    private static let authorityPlainFrom64: UInt64 = 0x47FF_FFFE_AFFF_FFFE
+    private static let pathPlainBelow64: UInt64 = 0xAFFF_FFD2_0000_0000
+
     /// Whether RFC 3986 allows `byte` in a URL (unreserved, reserved or `%`).
     static func isAllowed(_ byte: UInt8) -> Bool {
-        byte < 64 ? allowedBelow64 >> byte & 1 == 1 : byte < 128 && allowedFrom64 >> (byte &- 64) & 1 == 1
+        isIn(byte, below64: allowedBelow64, from64: allowedFrom64)
+    }
+
+    /// Whether `byte` is in the set of ASCII bytes given as two bit sets, for bytes 0–63 and 64–127.
+    @inline(__always)
+    private static func isIn(_ byte: UInt8, below64: UInt64, from64: UInt64) -> Bool {
+        byte < 64 ? below64 >> byte & 1 == 1 : byte < 128 && from64 >> (byte &- 64) & 1 == 1
     }
 }
