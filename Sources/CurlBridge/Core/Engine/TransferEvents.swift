@@ -17,6 +17,13 @@ struct TransferEvents: Sendable {
     var onComplete: @Sendable (consuming Result<Response, RequestError>) -> Void
 
     /// Events that only report the outcome; the body is collected in memory.
+    /// Whether a body sink takes the body: its optional matched in place, where comparing it with
+    /// `nil` copied the existential through its type's metadata on every request (issue 37).
+    var takesBody: Bool {
+        if case Optional.none = body { return false }
+        return true
+    }
+
     init(onComplete: @escaping @Sendable (consuming Result<Response, RequestError>) -> Void) {
         self.onComplete = onComplete
     }

@@ -73,7 +73,7 @@ final class RequestExecutor {
         machine = RequestStateMachine(.init(
             id: id, original: request, policies: policies,
             hasAdapters: !adapters.isEmpty, hasRetriers: !retriers.isEmpty,
-            consumer: .init(takesHead: events.onResponseHead != nil, takesBody: events.body != nil, takesProgress: events.onProgress != nil),
+            consumer: .init(takesHead: events.onResponseHead != nil, takesBody: events.takesBody, takesProgress: events.onProgress != nil),
             isObserved: !observers.isEmpty, startedAt: startedAt,
             deadline: total.map { startedAt &+ UInt64(max(0, $0.seconds) * 1e9) }))
         downstream = events  // its last use: moved, not copied field by field
