@@ -12,6 +12,20 @@ import Testing
         }
     }
 
+    @Test func theFastPathsBitSetsAreTheAllowedBytesTheirPartsNeedNoSecondLookAt() {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~%:/?#[]@!$&'()*+,;=".utf8)
+        let authorityPlain = allowed.subtracting("%/?#@".utf8)
+        let pathPlain = allowed.subtracting("%#".utf8)
+        for byte in UInt8.min...UInt8.max {
+            #expect(PlainAbsoluteURL.isIn(
+                byte, below64: PlainAbsoluteURL.authorityPlainBelow64, from64: PlainAbsoluteURL.authorityPlainFrom64
+            ) == authorityPlain.contains(byte), "authority byte \(byte)")
+            #expect(PlainAbsoluteURL.isIn(
+                byte, below64: PlainAbsoluteURL.pathPlainBelow64, from64: PlainAbsoluteURL.allowedFrom64
+            ) == pathPlain.contains(byte), "path byte \(byte)")
+        }
+    }
+
     @Test func typicalURLs() {
         #expect(PlainAbsoluteURL("http://127.0.0.1:8080/small")?.string == "http://127.0.0.1:8080/small")
         #expect(PlainAbsoluteURL("https://user:pw@example.com/a%20b?q=1#frag")?.string == "https://user:pw@example.com/a%20b?q=1")
@@ -72,7 +86,7 @@ import Testing
             "http://127.0.0.1:8080/small", "https://user:pw@example.com:8443/a/b%20c?x=1&y=%2F#top",
             "http://a@b@c/d", "https://example.com?q#f#g", "http://h/%zz", "https://[v6]/",
         ]
-        let pieces: [UInt8] = Array("%@/?#:[] aZ0-~\u{7f}".utf8) + [0, 0x80, 0xff]
+        let pieces: [UInt8] = Array("%@/?#:[] aZ0-~!$&'()*+,;=_.\u{7f}".utf8) + [0, 0x80, 0xff]
         var plain = 0, fragments = 0, withUserInfo = 0
         for _ in 0..<20_000 {
             var bytes = Array(seeds.randomElement(using: &random)!.utf8)

@@ -1,5 +1,7 @@
 import CCurl
 @testable import CurlBridge
+import Foundation
+import HTTPTypes
 import CurlBridgeTestServer
 import Testing
 
@@ -38,6 +40,53 @@ import Testing
         #expect(try await authorization(.get("echo")) == [Self.alice])
     }
 
+    @Test("Many requests in flight on one transport, some with credentials of their own, each sends only its own",
+          arguments: ClientStyle.allCases)
+    func requestsInFlightTogetherEachSendOnlyTheirOwnCredential(style: ClientStyle) async throws {
+        let server = try await Fixture.server()
+        let transport = Self.transport(server, reusesHandles: true)
+        try await withThrowingTaskGroup(of: (String?, [String]).self) { group in
+            for index in 0..<48 {
+                group.addTask {
+                    var request = Request.get("echo")
+                    var expected: String? = Self.alice
+                    switch index % 4 {
+                    case 1:
+                        expected = "Bearer mallory-\(index)"
+                        request = request.header("Authorization", expected!)
+                    case 2:
+                        expected = "Bearer carol-\(index)"
+                        request = request.credential(.bearer("carol-\(index)"))
+                    case 3:
+                        expected = nil
+                        request.omitsDefaultHeaders = true
+                    default:
+                        break
+                    }
+                    return (expected, try await style.send(request, through: transport).get().echo().header("Authorization"))
+                }
+            }
+            for try await (expected, received) in group {
+                #expect(received == (expected.map { [$0] } ?? []))
+            }
+        }
+    }
+
+    @Test("A default Host header keeps the handle from being reused, through the shared lists too", arguments: ClientStyle.allCases)
+    func aDefaultHostHeaderStillRetiresTheHandle(style: ClientStyle) async throws {
+        let transport = Fixture.transport(try await Fixture.server()) {
+            $0.defaultHeaders[HTTPField.Name("Host")!] = "other.example"
+            $0.reusesEasyHandles = true
+        }
+        let a = try await style.send(.get("echo"), through: transport).get().echo()
+        #expect(a.header("Host") == ["other.example"])
+        var plain = Request.get("echo")
+        plain.omitsDefaultHeaders = true
+        let b = try await style.send(plain, through: transport).get().echo()
+        #expect(transport.reusedEasyHandleCount == 0, "B got the handle that sent A's Host")
+        #expect(b.header("Host") != ["other.example"])
+    }
+
     @Test("Two transports' default credentials never cross, with their requests interleaved", arguments: ClientStyle.allCases)
     func twoTransportsDefaultsNeverCross(style: ClientStyle) async throws {
         let server = try await Fixture.server()
@@ -74,7 +123,35 @@ import Testing
         #expect(tunnelledEcho.header("Proxy-Authorization").isEmpty)
         #expect(proxy.records.last?.kind == .connect)
         #expect(proxy.records.last?.header("Proxy-Authorization") == ["Bearer proxy-canary"])
+
+        _ = try await style.send(.get("echo"), through: proxied).get()
+        #expect(proxy.records.last?.kind == .forward)
+        #expect(proxy.records.last?.header("Proxy-Authorization") == ["Bearer proxy-canary"])
         try await proxy.shutdown()
+    }
+
+    @Test func aPlainRequestsPreparedLinesAreTheDefaultsArrayAndMatchTheLists() throws {
+        var configuration = Configuration()
+        configuration.defaultHeaders[.authorization] = Self.alice
+        let defaults = RequestDefaults(configuration)
+        let lists = try CurlDefaultHeaderLists(defaults.lines)
+        func lines(_ request: Request) throws -> [String] {
+            try request.prepared(with: defaults).get().headerLines
+        }
+        let plain = try lines(.get("http://127.0.0.1/x"))
+        #expect(lists.matches(plain))
+        #expect(plain.withUnsafeBufferPointer { $0.baseAddress } == defaults.lines.withUnsafeBufferPointer { $0.baseAddress },
+                "a plain request's lines are the defaults' own array: matching them is one comparison")
+        #expect(!lists.matches(try lines(Request.get("http://127.0.0.1/x").header("X-A", "1"))))
+        #expect(!lists.matches(try lines(Request.get("http://127.0.0.1/x").credential(.bearer("carol")))))
+        #expect(!lists.matches(try lines(Request.post("http://127.0.0.1/x").body("a"))))
+        let challenged = Request.get("http://127.0.0.1/x").credential(.challenged(username: "u", password: "p", schemes: .digest))
+        #expect(!lists.matches(try lines(challenged)), "a credential takes the default Authorization out")
+
+        let withoutAuthorization = RequestDefaults(Configuration())
+        let sharedWithout = try CurlDefaultHeaderLists(withoutAuthorization.lines)
+        #expect(sharedWithout.matches(try challenged.prepared(with: withoutAuthorization).get().headerLines),
+                "with no default Authorization, a challenged credential leaves the lines equal: curl answers it from other options")
     }
 
     @Test func theListsHoldTheLinesSplitBetweenServerAndProxy() throws {

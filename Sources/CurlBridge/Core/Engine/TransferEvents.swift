@@ -16,7 +16,6 @@ struct TransferEvents: Sendable {
     /// costs no retain of its fields).
     var onComplete: @Sendable (consuming Result<Response, RequestError>) -> Void
 
-    /// Events that only report the outcome; the body is collected in memory.
     /// Whether a body sink takes the body: its optional matched in place, where comparing it with
     /// `nil` copied the existential through its type's metadata on every request (issue 37).
     var takesBody: Bool {
@@ -24,6 +23,7 @@ struct TransferEvents: Sendable {
         return true
     }
 
+    /// Events that only report the outcome; the body is collected in memory.
     init(onComplete: @escaping @Sendable (consuming Result<Response, RequestError>) -> Void) {
         self.onComplete = onComplete
     }

@@ -111,18 +111,27 @@ final class RequestExecutor {
         /// Nothing to do.
         static let nothing = Launch(tasks: nil, adapters: nil, deadline: nil)
 
-        /// What runs the adapters and the timer; `nil` for ``nothing``.
+        /// What runs the adapters and the timer; `nil` only for ``nothing``.
         private let tasks: RequestTasks?
         /// The first attempt's adapters, to run in a task made on the caller's thread — so an
         /// async caller's task-local values (a trace context) reach them.
-        let adapters: (Request, AttemptContext)?
+        private let adapters: (Request, AttemptContext)?
         /// A timer for the total timeout while they run.
-        let deadline: Duration?
+        private let deadline: Duration?
 
-        init(tasks: RequestTasks?, adapters: (Request, AttemptContext)?, deadline: Duration?) {
+        private init(tasks: RequestTasks?, adapters: (Request, AttemptContext)?, deadline: Duration?) {
             self.tasks = tasks
             self.adapters = adapters
             self.deadline = deadline
+        }
+
+        /// What `tasks` launch: the first `adapters`, a total timeout's `deadline`; ``nothing``
+        /// when neither is given.
+        static func launching(
+            _ adapters: (Request, AttemptContext)?, deadline: Duration?, with tasks: RequestTasks
+        ) -> Launch {
+            guard adapters != nil || deadline != nil else { return .nothing }
+            return Launch(tasks: tasks, adapters: adapters, deadline: deadline)
         }
 
         /// Runs what this launch names, on the caller's thread, once the loop holds the request.
@@ -154,8 +163,7 @@ final class RequestExecutor {
             default: perform(action)
             }
         }
-        guard adapters != nil || deadline != nil else { return .nothing }
-        return Launch(tasks: tasks, adapters: adapters, deadline: deadline)
+        return .launching(adapters, deadline: deadline, with: tasks)
     }
 
     /// Ends a request whose caller was cancelled before it started, on the caller's thread.

@@ -49,8 +49,10 @@ struct PlainAbsoluteURL {
                 continue
             case UInt8(ascii: "@"):
                 hostStart = index + 1
-            default:  // `/`, `?` or `#`
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
                 break authority
+            default:
+                break
             }
             index += 1
         }
@@ -69,7 +71,7 @@ struct PlainAbsoluteURL {
                 index += 3
                 continue
             }
-            if fragmentStart == nil { fragmentStart = index }  // a `#`
+            if byte == UInt8(ascii: "#"), fragmentStart == nil { fragmentStart = index }
             index += 1
         }
         return (fragmentStart ?? url.count, hostStart > schemeLength, schemeLength == 8)
@@ -128,13 +130,15 @@ struct PlainAbsoluteURL {
     /// RFC 3986 unreserved, reserved and `%`: one bit per byte, for bytes 0–63 and 64–127
     /// (`ALPHA DIGIT - . _ ~ % : / ? # [ ] @ ! $ & ' ( ) * + , ; =`).
     private static let allowedBelow64: UInt64 = 0xAFFF_FFFA_0000_0000
-    private static let allowedFrom64: UInt64 = 0x47FF_FFFE_AFFF_FFFF
+    static let allowedFrom64: UInt64 = 0x47FF_FFFE_AFFF_FFFF
 
     /// The allowed bytes that need no second look in the authority (all but `%`, `/`, `?`, `#`
     /// and `@`) and in the path, query and fragment (all but `%` and `#`).
-    private static let authorityPlainBelow64: UInt64 = 0x2FFF_7FD2_0000_0000
-    private static let authorityPlainFrom64: UInt64 = 0x47FF_FFFE_AFFF_FFFE
-    private static let pathPlainBelow64: UInt64 = 0xAFFF_FFD2_0000_0000
+    /// (A byte these leave out only takes the slower path: the parts still end and escape
+    /// where they did; `PlainAbsoluteURLTests` holds the sets to their definitions.)
+    static let authorityPlainBelow64: UInt64 = 0x2FFF_7FD2_0000_0000
+    static let authorityPlainFrom64: UInt64 = 0x47FF_FFFE_AFFF_FFFE
+    static let pathPlainBelow64: UInt64 = 0xAFFF_FFD2_0000_0000
 
     /// Whether RFC 3986 allows `byte` in a URL (unreserved, reserved or `%`).
     static func isAllowed(_ byte: UInt8) -> Bool {
@@ -143,7 +147,7 @@ struct PlainAbsoluteURL {
 
     /// Whether `byte` is in the set of ASCII bytes given as two bit sets, for bytes 0–63 and 64–127.
     @inline(__always)
-    private static func isIn(_ byte: UInt8, below64: UInt64, from64: UInt64) -> Bool {
+    static func isIn(_ byte: UInt8, below64: UInt64, from64: UInt64) -> Bool {
         byte < 64 ? below64 >> byte & 1 == 1 : byte < 128 && from64 >> (byte &- 64) & 1 == 1
     }
 }

@@ -6,11 +6,17 @@ internal import CCurl
 /// and as many frees, on the loop).
 ///
 /// Who reads them: curl, for the transfers of this transport whose header lines are exactly
-/// ``lines`` (``matches(_:)``), and nothing else. A request that adds, removes or replaces a line
-/// — its own fields, a body, a credential, a redirect that drops a sensitive header, no defaults
-/// at all — builds lists of its own. curl only reads a list it is given, so concurrent transfers
-/// share these; each easy handle that is given them holds this object until curl is done with
-/// them (cleaned up or reset).
+/// ``lines`` (``matches(_:)``), and nothing else. The rule is equality, whatever made the lines:
+/// a request that adds, removes or replaces a line — its own fields, a body, an `Authorization`
+/// from its credential, a redirect's filtered headers — builds lists of its own; one whose lines
+/// come out equal to the defaults (a challenged credential, which curl answers from other options,
+/// on a transport with no default `Authorization`; a hop whose filter removed nothing) shares
+/// them, and sends the same bytes either way. The lists
+/// hold only the transport's own default lines, so nothing of one request can reach another.
+///
+/// Built on the thread that makes the transport, then only read, on the transport's loop: all
+/// its properties are constants, and curl only reads a list it is given, so concurrent transfers
+/// share them. Each easy handle given them holds this object until curl has let go of them.
 final class CurlDefaultHeaderLists {
     /// The lines the lists hold, as ``RequestDefaults/lines`` has them.
     let lines: [String]
@@ -26,9 +32,10 @@ final class CurlDefaultHeaderLists {
     /// - Throws: ``RequestError/Code/transportFailure`` when curl cannot build them (each request
     ///   then builds its own, and fails there as it would have).
     init(_ lines: [String]) throws(RequestError) {
-        let server = try CurlEasyHandle.curlList(of: lines.filter { !CurlEasyHandle.isForProxyOnly($0) })
+        let (forServer, forProxy) = CurlEasyHandle.split(lines)
+        let server = try CurlEasyHandle.curlList(of: forServer)
         do {
-            proxy = try CurlEasyHandle.curlList(of: lines.filter(CurlEasyHandle.isForProxyOnly))
+            proxy = try CurlEasyHandle.curlList(of: forProxy)
         } catch {
             curl_slist_free_all(server)
             throw error

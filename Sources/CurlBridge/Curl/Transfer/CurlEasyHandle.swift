@@ -193,30 +193,35 @@ final class CurlEasyHandle {
     /// (`CURLOPT_PROXYHEADER`, sent in a tunnel's `CONNECT` or with a request the proxy forwards,
     /// never to an origin), every other line to the server (`CURLOPT_HTTPHEADER`).
     func setHeaderLines(_ lines: [String]) throws(RequestError) {
-        let forProxy = lines.filter(Self.isForProxyOnly)
-        try replace(&headerList, with: forProxy.isEmpty ? lines : lines.filter { !Self.isForProxyOnly($0) }, option: CURLOPT_HTTPHEADER)
-        if !forProxy.isEmpty || proxyHeaderList != nil || defaultHeaderLists?.proxy != nil {
+        assert(defaultHeaderLists == nil, "a transfer's header lines are installed once, on a fresh or reset handle")
+        let (forServer, forProxy) = Self.split(lines)
+        try replace(&headerList, with: forServer, option: CURLOPT_HTTPHEADER)
+        if !forProxy.isEmpty || proxyHeaderList != nil {
             try replace(&proxyHeaderList, with: forProxy, option: CURLOPT_PROXYHEADER)
         }
-        defaultHeaderLists = nil
         try set(CURLOPT_HEADEROPT, ccurl_headeropt_separate)
     }
 
     /// Installs a transport's default lists as the request's headers, as ``setHeaderLines(_:)``
     /// would their lines, without building lists of the handle's own; the handle holds `lists`
-    /// while curl may read them.
+    /// until curl lets go of them (``reset()``, ``retire()`` or its release).
     func setHeaderLines(_ lists: CurlDefaultHeaderLists) throws(RequestError) {
-        let hadProxyLines = proxyHeaderList != nil || defaultHeaderLists?.proxy != nil
-        defaultHeaderLists = lists  // held before curl is given them; the handle's own lists until curl lets go
+        assert(
+            headerList == nil && proxyHeaderList == nil && defaultHeaderLists == nil,
+            "a transfer's header lines are installed once, on a fresh or reset handle")
+        defaultHeaderLists = lists  // held before curl is given them
         try check(ccurl_easy_setopt_slist(raw, CURLOPT_HTTPHEADER, lists.server), CURLOPT_HTTPHEADER)
-        if lists.proxy != nil || hadProxyLines {
+        if lists.proxy != nil {
             try check(ccurl_easy_setopt_slist(raw, CURLOPT_PROXYHEADER, lists.proxy), CURLOPT_PROXYHEADER)
         }
-        curl_slist_free_all(headerList)
-        headerList = nil
-        curl_slist_free_all(proxyHeaderList)
-        proxyHeaderList = nil
         try set(CURLOPT_HEADEROPT, ccurl_headeropt_separate)
+    }
+
+    /// `lines` split into those for the server and those for the proxy only
+    /// (``isForProxyOnly(_:)``), each in order.
+    static func split(_ lines: [String]) -> (server: [String], proxy: [String]) {
+        let forProxy = lines.filter(isForProxyOnly)
+        return (forProxy.isEmpty ? lines : lines.filter { !isForProxyOnly($0) }, forProxy)
     }
 
     /// Whether a header line (`"Name: value"` or `"Name;"`) is for the proxy only: `Proxy-Authorization`.
