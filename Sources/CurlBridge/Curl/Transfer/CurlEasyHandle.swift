@@ -193,11 +193,11 @@ final class CurlEasyHandle {
     /// (`CURLOPT_PROXYHEADER`, sent in a tunnel's `CONNECT` or with a request the proxy forwards,
     /// never to an origin), every other line to the server (`CURLOPT_HTTPHEADER`).
     func setHeaderLines(_ lines: [String]) throws(RequestError) {
-        assert(defaultHeaderLists == nil, "a transfer's header lines are installed once, on a fresh or reset handle")
+        assert(hasNoHeaderLines, "a transfer's header lines are installed once, on a fresh or reset handle")
         let (forServer, forProxy) = Self.split(lines)
-        try replace(&headerList, with: forServer, option: CURLOPT_HTTPHEADER)
-        if !forProxy.isEmpty || proxyHeaderList != nil {
-            try replace(&proxyHeaderList, with: forProxy, option: CURLOPT_PROXYHEADER)
+        headerList = try install(forServer, as: CURLOPT_HTTPHEADER)
+        if !forProxy.isEmpty {
+            proxyHeaderList = try install(forProxy, as: CURLOPT_PROXYHEADER)
         }
         try set(CURLOPT_HEADEROPT, ccurl_headeropt_separate)
     }
@@ -206,15 +206,18 @@ final class CurlEasyHandle {
     /// would their lines, without building lists of the handle's own; the handle holds `lists`
     /// until curl lets go of them (``reset()``, ``retire()`` or its release).
     func setHeaderLines(_ lists: CurlDefaultHeaderLists) throws(RequestError) {
-        assert(
-            headerList == nil && proxyHeaderList == nil && defaultHeaderLists == nil,
-            "a transfer's header lines are installed once, on a fresh or reset handle")
+        assert(hasNoHeaderLines, "a transfer's header lines are installed once, on a fresh or reset handle")
         defaultHeaderLists = lists  // held before curl is given them
         try check(ccurl_easy_setopt_slist(raw, CURLOPT_HTTPHEADER, lists.server), CURLOPT_HTTPHEADER)
         if lists.proxy != nil {
             try check(ccurl_easy_setopt_slist(raw, CURLOPT_PROXYHEADER, lists.proxy), CURLOPT_PROXYHEADER)
         }
         try set(CURLOPT_HEADEROPT, ccurl_headeropt_separate)
+    }
+
+    /// Whether no header list is installed: the handle is fresh, or reset since its last transfer.
+    private var hasNoHeaderLines: Bool {
+        headerList == nil && proxyHeaderList == nil && defaultHeaderLists == nil
     }
 
     /// `lines` split into those for the server and those for the proxy only
@@ -229,10 +232,9 @@ final class CurlEasyHandle {
         line.isCurlHeaderLine(named: "proxy-authorization")
     }
 
-    /// Builds a curl list of `lines`, hands it to curl as `option` and keeps it in `list`.
-    private func replace(
-        _ list: inout UnsafeMutablePointer<curl_slist>?, with lines: [String], option: CURLoption
-    ) throws(RequestError) {
+    /// Builds a curl list of `lines` and hands it to curl as `option`; the caller keeps it until
+    /// curl lets go of it (``releaseWhatCurlRead()``). A list curl refuses is freed.
+    private func install(_ lines: [String], as option: CURLoption) throws(RequestError) -> UnsafeMutablePointer<curl_slist>? {
         let built = try Self.curlList(of: lines)
         do {
             try check(ccurl_easy_setopt_slist(raw, option, built), option)
@@ -240,8 +242,7 @@ final class CurlEasyHandle {
             curl_slist_free_all(built)
             throw error
         }
-        curl_slist_free_all(list)
-        list = built
+        return built
     }
 
     /// A new curl list of `lines`, `nil` when there are none; the caller frees it.
