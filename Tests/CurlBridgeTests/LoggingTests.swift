@@ -137,6 +137,40 @@ import Testing
         } == nil)
     }
 
+    /// A handler whose level lives in an object, as a program that changes levels at run time
+    /// has: the transport holds the configuration's handler, not a snapshot of its level.
+    struct SharedLevelHandler: LogHandler {
+        let level: PosixLock<Logger.Level>
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level {
+            get { level.withLock { $0 } }
+            set { level.withLock { $0 = newValue } }
+        }
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) {}
+    }
+
+    @Test func aLevelChangedAfterTheTransportWasMadeCountsFromTheNextRequest() throws {
+        let level = PosixLock(Logger.Level.info)
+        var configuration = Configuration()
+        configuration.logger = Logger(label: "shared") { _ in SharedLevelHandler(level: level) }
+        let defaults = RequestDefaults(configuration)
+        let request = Request.get("https://h.example/")
+        #expect(defaults.logging.level(of: request) == .info)
+        #expect(try request.prepared(with: defaults).get().trace == nil)
+        level.withLock { $0 = .trace }
+        #expect(defaults.logging.level(of: request) == .trace)
+        #expect(try request.prepared(with: defaults).get().trace != nil)
+        // The request's own logger still wins, either way.
+        #expect(defaults.logging.level(of: request.logger(LogCapture().logger(level: .error))) == .error)
+        level.withLock { $0 = .error }
+        #expect(defaults.logging.level(of: request.logger(LogCapture().logger(level: .debug))) == .debug)
+        #expect(try request.prepared(with: defaults).get().trace == nil)
+    }
+
     @Test func traceKnowsTheRequestsSecrets() throws {
         let request = Request.get("https://url-user:url%40pass@h.example/p?token=tok%2Fen&page=2")
             .header("X-Api-Key", "key-value", sensitive: true)

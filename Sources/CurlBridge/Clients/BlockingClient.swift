@@ -156,13 +156,18 @@ public final class BlockingClient: Sendable {
         /// `deadline` — once it is, unless the deadline passes first (then `nil`). A call that
         /// returns it leaves none for the next.
         func takeResult(waitingUntil deadline: DispatchTime?) -> Result<Response, RequestError>? {
+            var taken: Result<Response, RequestError>?
             let sleeper: DispatchSemaphore? = state.withLock { state in
-                if case .some = state.result { return nil }
+                if case .some = state.result {
+                    taken = state.result.take()  // in already: taken under the same lock
+                    return nil
+                }
                 guard deadline != nil else { return nil }
                 if state.sleeper == nil { state.sleeper = DispatchSemaphore(value: 0) }
                 return state.sleeper
             }
-            if let sleeper, let deadline, sleeper.wait(timeout: deadline) == .timedOut { return nil }
+            if case .some = taken { return taken }
+            guard let sleeper, let deadline, sleeper.wait(timeout: deadline) != .timedOut else { return nil }
             return state.withLock { $0.result.take() }
         }
     }

@@ -269,6 +269,6 @@ public final class Transport: Sendable {
     /// Whether the caller is running on a transport's queue, where waiting for a transfer would
     /// deadlock.
     static var isOnTransportQueue: Bool {
-        DispatchQueue.getSpecific(key: CurlMultiLoop.queueKey) == true
+        GuardedQueue.current == .transportLoop
     }
 }

@@ -30,7 +30,8 @@ struct RequestStateMachinePlainTests {
     func ordinaryEnd(status: Int) throws {
         var (plain, general) = started()
         let end = MachineFixture.at(5)
-        guard case .complete(let response, let duration) = plain.endPlainly(.success(MachineFixture.response(status)), at: end) else {
+        var result = Result<Response, RequestError>.success(MachineFixture.response(status))
+        guard case .complete(let duration) = plain.endPlainly(&result, at: end), case .success(let response) = result else {
             Issue.record("a \(status) was handed back to be decided")
             return
         }
@@ -57,13 +58,15 @@ struct RequestStateMachinePlainTests {
         for outcome in outcomes {
             var (plain, general) = started()
             let end = MachineFixture.at(5)
-            guard case .decide(let handedBack) = plain.endPlainly(outcome, at: end) else {
+            var handedBack = outcome
+            guard plain.endPlainly(&handedBack, at: end) == .decide else {
                 Issue.record("\(outcome) completed without a decision")
                 continue
             }
             #expect(StateName(plain.state) == .plain)
             #expect(handedBack.successValue?.status == outcome.successValue?.status)
             #expect(handedBack.failureCode == outcome.failureCode)
+            #expect(handedBack.successValue?.attempts.isEmpty ?? true)  // left as it was: no attempt recorded
             #expect(plain.transferEnded(handedBack, at: end).names == general.transferEnded(outcome, at: end).names)
             #expect(StateName(plain.state) == StateName(general.state))
         }
@@ -121,12 +124,14 @@ struct RequestStateMachinePlainTests {
     @Test("with retriers: an ordinary end completes without asking them, a 503 is handed back and asks them")
     func retriers() {
         var (plain, general) = started(MachineFixture.setup(retriers: true))
-        guard case .complete = plain.endPlainly(.success(MachineFixture.response(200)), at: MachineFixture.at(5)) else {
+        var ok = Result<Response, RequestError>.success(MachineFixture.response(200))
+        guard case .complete = plain.endPlainly(&ok, at: MachineFixture.at(5)) else {
             Issue.record("a 200 was handed back to be decided")
             return
         }
         (plain, general) = started(MachineFixture.setup(retriers: true))
-        guard case .decide(let handedBack) = plain.endPlainly(.success(MachineFixture.response(503)), at: MachineFixture.at(5)) else {
+        var handedBack = Result<Response, RequestError>.success(MachineFixture.response(503))
+        guard plain.endPlainly(&handedBack, at: MachineFixture.at(5)) == .decide else {
             Issue.record("a 503 completed without asking the retriers")
             return
         }

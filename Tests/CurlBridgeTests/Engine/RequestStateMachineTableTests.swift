@@ -45,8 +45,9 @@ struct RequestStateMachineTableTests {
                 }
             case .ended200: return (machine.transferEnded(.success(MachineFixture.response(200)), at: now).names, nil)
             case .endedPlainly200:
-                switch machine.endPlainly(.success(MachineFixture.response(200)), at: now) {
-                case .complete(let response, _): return ([.completed(response.status.code)], nil)
+                var result = Result<Response, RequestError>.success(MachineFixture.response(200))
+                switch machine.endPlainly(&result, at: now) {
+                case .complete: return ([.completed(result.successValue?.status.code ?? 0)], nil)
                 case .decide: return ([], "decide")
                 }
             case .ended302: return (machine.transferEnded(.success(MachineFixture.response(302, [(.location, "/b")])), at: now).names, nil)

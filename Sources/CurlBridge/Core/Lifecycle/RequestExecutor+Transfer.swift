@@ -78,14 +78,11 @@ extension RequestExecutor: TransferReceiver {
         let closingSession = end.failedOnClosingSession
         let finalProgress = end.finalProgress
         let moment = moment  // one clock reading for both calls below
-        let result: Result<Response, RequestError>
+        var result = withCollectedBody(end.result)
         // A plain request's ordinary end completes it here; every other end is decided below.
-        switch machine.endPlainly(withCollectedBody(end.result), at: moment) {
-        case .complete(let response, let duration):
+        if case .complete(let duration) = machine.endPlainly(&result, at: moment) {
             if forwardsProgress, let progress = finalProgress { downstream.onProgress?(progress) }
-            return complete(.success(response), releasing: nil, duration: duration)
-        case .decide(let undecided):
-            result = undecided
+            return complete(consume result, releasing: nil, duration: duration)
         }
         let actions = machine.transferEnded(result, closingSession: closingSession, at: moment)
         // A hop sent again after its session closed is the same transfer to the consumer.

@@ -1,4 +1,5 @@
 import Dispatch
+import Logging
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -34,6 +35,8 @@ final class RequestExecutor {
     private let observers: [any RequestObserver]
     /// Whether monitors want heads (the log does not).
     let hasMonitors: Bool
+    /// The level of the caller's request's effective logger, read once when the executor is made.
+    private let requestLogLevel: Logger.Level
     /// The running hop's body, when no consumer takes it: inside the executor, not an object of
     /// its own. Changed by every body piece, so, like ``machine``, unchecked at run time.
     @exclusivity(unchecked) var memory = MemoryBody()
@@ -59,7 +62,12 @@ final class RequestExecutor {
         let retriers = own.isEmpty ? environment.retriers : own.filter(\.decidesRetries) + environment.retriers
         let hasMonitors = !environment.monitors.monitors.isEmpty
         var observers: [any RequestObserver] = hasMonitors ? [environment.monitors] : []
-        if let log = RequestLog(logger: environment.defaults.logging.logger, options: environment.defaults.logging.options, request: request, id: id) {
+        // Read once for the log and the first hop's trace: each read copies the logger's handler.
+        let logLevel = environment.defaults.logging.level(of: request)
+        requestLogLevel = logLevel
+        if let log = RequestLog(
+            logger: environment.defaults.logging.logger, options: environment.defaults.logging.options, request: request, id: id,
+            level: logLevel) {
             observers.append(log)
         }
         self.observers = observers
@@ -147,7 +155,7 @@ final class RequestExecutor {
     func start() -> Launch? {
         if let plain = machine.startPlainly() {
             if plain.countsInBudget { perform(.countRequestInBudget) }
-            guard let prepared = prepare(machine.setup.original) else { return nil }
+            guard let prepared = prepare(machine.setup.original, logLevel: requestLogLevel) else { return nil }
             firstHop = prepared
             return .nothing
         }
@@ -288,8 +296,11 @@ final class RequestExecutor {
 
     /// `request` prepared for a transfer, the machine told; `nil` (the machine told) when it
     /// cannot be sent.
-    private func prepare(_ request: Request) -> PreparedRequest? {
-        switch request.prepared(with: environment.defaults) {
+    ///
+    /// - Parameter logLevel: The level of `request`'s effective logger, when known: the caller's
+    ///   request's, read when the executor was made.
+    private func prepare(_ request: Request, logLevel: Logger.Level? = nil) -> PreparedRequest? {
+        switch request.prepared(with: environment.defaults, logLevel: logLevel) {
         case .success(let prepared):
             if downstream.body == nil { memory.collect(for: prepared) } else { memory.stop() }
             perform(machine.sending(.init(method: prepared.method, url: prepared.url), at: moment))

@@ -29,29 +29,38 @@ extension RequestStateMachine {
     }
 
     /// How a plain request's transfer ended.
-    enum PlainEnd {
-        /// The request is complete with this response (its attempt recorded), after this long.
-        case complete(Response, duration: Duration)
+    enum PlainEnd: Equatable {
+        /// The request is complete with the response its result now holds (its attempt
+        /// recorded), after this long.
+        case complete(duration: Duration)
         /// The outcome needs a decision (a failure, a redirect, a status a retry policy may
-        /// retry), or the request is not plain: hand it to ``transferEnded(_:closingSession:at:)``.
-        case decide(Result<Response, RequestError>)
+        /// retry), or the request is not plain: hand the result, as it was, to
+        /// ``transferEnded(_:closingSession:at:)``.
+        case decide
     }
 
-    /// A plain request's transfer ended: a response that is neither a redirect nor a status at
-    /// or above 400 completes the request here, as the general path would complete it (one
-    /// attempt recorded, no redirects); any other outcome is handed back to be decided.
-    mutating func endPlainly(_ result: consuming Result<Response, RequestError>, at moment: Moment) -> PlainEnd {
-        guard case .plain = state else { return .decide(result) }
+    /// A plain request's transfer ended with `result`: a response that is neither a redirect nor
+    /// a status at or above 400 completes the request here, as the general path would complete it
+    /// (one attempt recorded in the response, in place, no redirects); any other outcome is left
+    /// as it was, to be decided. The result is changed in place rather than returned, so that the
+    /// response is moved, not copied and destroyed.
+    mutating func endPlainly(_ result: inout Result<Response, RequestError>, at moment: Moment) -> PlainEnd {
+        guard case .plain = state else { return .decide }
         switch consume result {
         case .success(var response):
             let code = response.status.code
-            guard code < 400, !RedirectStep.isRedirect(code) else { return .decide(.success(response)) }
+            guard code < 400, !RedirectStep.isRedirect(code) else {
+                result = .success(response)
+                return .decide
+            }
             _ = recordAttempt(.response(status: code), at: moment)
             response.attempts = records
             state = .finished
-            return .complete(response, duration: duration(at: moment))
+            result = .success(response)
+            return .complete(duration: duration(at: moment))
         case let failure:
-            return .decide(failure)
+            result = failure
+            return .decide
         }
     }
 

@@ -34,7 +34,7 @@ import HTTPTypes
 /// wait, an adapter or retrier still running, a transfer — and every later event (a late transfer
 /// end, a timer, an interceptor's answer, a second cancel) finds `finished` and does nothing.
 /// Exactly one completion is ever returned: an ``Action/complete(_:release:duration:)``, or a
-/// plain request's ``PlainEnd/complete(_:duration:)``.
+/// plain request's ``PlainEnd/complete(duration:)``.
 struct RequestStateMachine {
     /// What the request's configuration fixes for its whole life.
     struct Setup {

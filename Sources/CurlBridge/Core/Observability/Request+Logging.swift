@@ -27,7 +27,8 @@ extension Request {
     }
 
     /// The level of ``effectiveLogger(_:)``, read without copying `fallback` (a copy of a logger
-    /// is a retain and a release of each of its references): what every request asks first.
+    /// is a retain and a release of each of its references). A transport's requests read it
+    /// through ``RequestLogDefaults/level(of:)``, which holds the configuration's handler apart.
     func effectiveLogLevel(_ fallback: Logger) -> Logger.Level {
         logger?.logLevel ?? fallback.logLevel
     }
@@ -39,10 +40,13 @@ extension Request {
     ///   - url: The resolved URL, query included.
     ///   - headerLines: The header lines sent, credentials applied.
     ///   - challenge: What curl answers an authentication challenge with, if anything.
+    ///   - defaults: The transport's logging defaults.
+    ///   - level: The level of the effective logger, when the caller has read it; read here
+    ///     otherwise.
     func transferTrace(
-        url: String, headerLines: [String], challenge: ChallengeCredential?, defaults: RequestLogDefaults
+        url: String, headerLines: [String], challenge: ChallengeCredential?, defaults: RequestLogDefaults, level: Logger.Level?
     ) -> TransferTrace? {
-        guard effectiveLogLevel(defaults.logger) == .trace else { return nil }
+        guard level ?? defaults.level(of: self) == .trace else { return nil }
         let logger = effectiveLogger(defaults.logger)
         let sensitiveNames = sensitiveHeaderNames.map(\.canonicalName)
         let names = LogRedactor(options: defaults.options, sensitiveHeaderNames: sensitiveNames)

@@ -58,8 +58,10 @@ struct RequestLog: Sendable {
     ///   - options: What may be logged.
     ///   - request: The request as the caller made it (before adapters).
     ///   - id: The request's id.
-    init?(logger: Logger, options: LoggingOptions, request: Request, id: UInt64) {
-        guard request.effectiveLogLevel(logger) <= .debug else { return nil }
+    ///   - level: The level of the request's effective logger, when the caller has read it;
+    ///     read here otherwise.
+    init?(logger: Logger, options: LoggingOptions, request: Request, id: UInt64, level: Logger.Level? = nil) {
+        guard level ?? request.effectiveLogLevel(logger) <= .debug else { return nil }
         let logger = request.effectiveLogger(logger)
         self.logger = logger
         redactor = LogRedactor(options: options)

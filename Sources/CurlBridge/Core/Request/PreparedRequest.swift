@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPTypes
+import Logging
 
 /// A request checked and resolved against a configuration: everything the transport needs, in
 /// the form curl takes it. Only a valid request becomes a `PreparedRequest`.
@@ -149,7 +150,12 @@ extension RequestDefaults {
 
 extension Request {
     /// This request checked and resolved against a transport's defaults, or the first problem with it.
-    func prepared(with defaults: RequestDefaults) -> Result<PreparedRequest, RequestError> {
+    ///
+    /// - Parameters:
+    ///   - defaults: The transport's defaults.
+    ///   - logLevel: The level of the request's effective logger, when the caller has read it
+    ///     (each read copies the logger's handler); read here otherwise.
+    func prepared(with defaults: RequestDefaults, logLevel: Logger.Level? = nil) -> Result<PreparedRequest, RequestError> {
         if let problem { return .failure(problem) }
         if cachePolicy == .returnCacheDataDontLoad, !defaults.hasCache {
             return .failure(RequestError(
@@ -194,7 +200,7 @@ extension Request {
             authentication: authentication.challenge,
             trace: transferTrace(
                 url: resolvedURL, headerLines: authentication.headerLines, challenge: authentication.challenge,
-                defaults: defaults.logging),
+                defaults: defaults.logging, level: logLevel),
             pinning: pinning,
             cachePolicy: cachePolicy
         ))

@@ -121,9 +121,6 @@ final class CurlMultiLoop: RequestLoop, Sendable {
     /// The owner's state, set up by the loop's maker before the first submission.
     private let owned = LoopBound(owning: OwnerState())
 
-    /// Marks the loops' queues, so the blocking guard can refuse to wait on one of them.
-    static let queueKey = DispatchSpecificKey<Bool>()
-
     /// Creates a loop with its multi handle, limited to `limits`.
     ///
     /// - Throws: ``RequestError`` if curl cannot be initialised or make a multi handle.
@@ -134,7 +131,7 @@ final class CurlMultiLoop: RequestLoop, Sendable {
         }
         multiHandle = CurlPointer(multi)
         self.queue = DispatchQueue(label: label)
-        queue.setSpecific(key: Self.queueKey, value: true)
+        queue.setSpecific(key: GuardedQueue.key, value: .transportLoop)  // the blocking guard refuses to wait here
         ccurl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, limits.total)
         ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.perHost)
         if limits.idleCached > 0 {
