@@ -158,7 +158,7 @@ import Testing
         let jar = try #require(transport.cookies)
         let names = await withCheckedContinuation { (continuation: CheckedContinuation<[String], Never>) in
             transport.start(Self.setting("queued=1"), events: TransferEvents { _ in
-                #expect(Transport.isOnTransportQueue)
+                #expect((GuardedQueue.current == .transportLoop))
                 try? jar.add(Cookie(name: "added", value: "1", domain: "127.0.0.1"))
                 continuation.resume(returning: ((try? jar.cookies()) ?? []).map(\.name).sorted())
             })

@@ -194,24 +194,33 @@ import Testing
 
     // MARK: RequestLog
 
+    /// The request log an executor makes for `request` on a transport whose logger is `logger`.
+    static func requestLog(
+        _ logger: Logger, _ request: Request, options: LoggingOptions = LoggingOptions(), id: UInt64 = 1
+    ) -> RequestLog? {
+        var configuration = Configuration()
+        configuration.logger = logger
+        configuration.logging = options
+        let defaults = RequestLogDefaults(configuration)
+        return RequestLog(defaults, request: request, id: id, level: defaults.level(of: request))
+    }
+
     @Test func requestLogExistsOnlyAtDebugOrBelow() {
         let capture = LogCapture(), request = Request.get("https://h.example/")
-        #expect(RequestLog(logger: Logger(label: "default"), options: LoggingOptions(), request: request, id: 1) == nil)
-        #expect(RequestLog(logger: capture.logger(level: .info), options: LoggingOptions(), request: request, id: 1) == nil)
-        #expect(RequestLog(logger: capture.logger(level: .debug), options: LoggingOptions(), request: request, id: 1) != nil)
-        #expect(RequestLog(logger: capture.logger(level: .trace), options: LoggingOptions(), request: request, id: 1) != nil)
+        #expect(Self.requestLog(Logger(label: "default"), request) == nil)
+        #expect(Self.requestLog(capture.logger(level: .info), request) == nil)
+        #expect(Self.requestLog(capture.logger(level: .debug), request) != nil)
+        #expect(Self.requestLog(capture.logger(level: .trace), request) != nil)
         // The request's own logger wins over the configuration's, either way.
-        #expect(RequestLog(
-            logger: capture.logger(level: .info), options: LoggingOptions(), request: request.logger(capture.logger(level: .debug)), id: 1) != nil)
-        #expect(RequestLog(
-            logger: capture.logger(level: .debug), options: LoggingOptions(), request: request.logger(capture.logger(level: .error)), id: 1) == nil)
+        #expect(Self.requestLog(capture.logger(level: .info), request.logger(capture.logger(level: .debug))) != nil)
+        #expect(Self.requestLog(capture.logger(level: .debug), request.logger(capture.logger(level: .error))) == nil)
         #expect(capture.lines.isEmpty)
     }
 
     @Test func requestLogWritesShortMessagesWithRedactedMetadata() throws {
         let capture = LogCapture()
         let request = Request.get("https://u:p@h.example/items?token=t1&page=2")
-        let log = try #require(RequestLog(logger: capture.logger(level: .debug), options: LoggingOptions(), request: request, id: 7))
+        let log = try #require(Self.requestLog(capture.logger(level: .debug), request, id: 7))
         log.attemptStarted(request.setHeader("X-Attempt", "1"), attempt: 1)
         log.attemptStarted(.get("items"), attempt: 2, url: "https://h.example/items?sig=s2")
         let failure = RequestError(.connectFailed, "refused", url: request.url)
@@ -254,8 +263,8 @@ import Testing
     @Test func requestLogRevealsWhenAskedTo() throws {
         let capture = LogCapture()
         let request = Request.get("https://u:p@h.example/items?token=t1")
-        let log = try #require(RequestLog(
-            logger: capture.logger(level: .debug), options: LoggingOptions(revealsSecretsForDebugging: true), request: request, id: 1))
+        let log = try #require(Self.requestLog(
+            capture.logger(level: .debug), request, options: LoggingOptions(revealsSecretsForDebugging: true)))
         log.completed(.failure(RequestError(.cancelled, "cancelled")), attempts: 1, duration: .zero)
         #expect(capture.lines.first?.metadata["url"] == "https://u:p@h.example/items?token=t1")
     }

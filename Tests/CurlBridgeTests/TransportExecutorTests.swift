@@ -25,14 +25,14 @@ import Testing
             var sights: [Sight] = []
             for _ in 0..<20 {
                 let response = try await client.send(.get("bytes/1000"))
-                sights.append(Sight(onLoop: Transport.isOnTransportQueue, status: response.status.code, bytes: response.body.count))
+                sights.append(Sight(onLoop: (GuardedQueue.current == .transportLoop), status: response.status.code, bytes: response.body.count))
             }
             return sights
         }.value
         #expect(sights == Array(repeating: Sight(onLoop: true, status: 200, bytes: 1000), count: 20))
         // Off the executor, the same client resumes its caller elsewhere, as before.
         _ = try await client.send(.get("bytes/10"))
-        #expect(!Transport.isOnTransportQueue)
+        #expect((GuardedQueue.current != .transportLoop))
     }
 
     @Test func manyTasksOnTheExecutorShareTheLoop() async throws {
@@ -47,7 +47,7 @@ import Testing
                             let bytes = 100 + worker * 5 + request
                             let response = try await client.send(.get("bytes/\(bytes)"))
                             // The child task inherits the preference: it too resumes on the loop.
-                            sights.append(Sight(onLoop: Transport.isOnTransportQueue, status: response.status.code,
+                            sights.append(Sight(onLoop: (GuardedQueue.current == .transportLoop), status: response.status.code,
                                                 bytes: response.body.count - bytes))
                         }
                         return sights
@@ -103,7 +103,7 @@ import Testing
         let (onQueue, onDriver, status) = try await Task(executorPreference: transport.executor) {
             let response = try await client.send(.get("bytes/10"))
             let here = pthread_self()
-            return (Transport.isOnTransportQueue, driver.withLock { $0.map { pthread_equal($0, here) != 0 } ?? false },
+            return ((GuardedQueue.current == .transportLoop), driver.withLock { $0.map { pthread_equal($0, here) != 0 } ?? false },
                     response.status.code)
         }.value
         #expect(status == 200)
@@ -119,9 +119,9 @@ import Testing
         let (code, onQueue) = await Task(executorPreference: transport.executor) { () async -> (RequestError.Code?, Bool) in
             do throws(RequestError) {
                 _ = try await client.send(.get("echo"))
-                return (nil, Transport.isOnTransportQueue)
+                return (nil, (GuardedQueue.current == .transportLoop))
             } catch {
-                return (error.code, Transport.isOnTransportQueue)
+                return (error.code, (GuardedQueue.current == .transportLoop))
             }
         }.value
         #expect(code == .transportShutDown)

@@ -265,10 +265,4 @@ public final class Transport: Sendable {
             shutdown { continuation.resume() }
         }
     }
-
-    /// Whether the caller is running on a transport's queue, where waiting for a transfer would
-    /// deadlock.
-    static var isOnTransportQueue: Bool {
-        GuardedQueue.current == .transportLoop
-    }
 }

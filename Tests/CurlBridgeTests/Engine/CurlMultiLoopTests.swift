@@ -39,7 +39,7 @@ import Testing
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             for index in 0..<100 {
                 let accepted = loop.submit {
-                    if !Transport.isOnTransportQueue { offQueue.withLock { $0 += 1 } }
+                    if (GuardedQueue.current != .transportLoop) { offQueue.withLock { $0 += 1 } }
                     delegate.record("work \(index)")
                     if index == 99 { done.resume() }
                 }
@@ -135,7 +135,7 @@ import Testing
         let turnsAtEnd = PosixLock(0)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             @Sendable func link(_ index: Int) {
-                if !Transport.isOnTransportQueue { offQueue.withLock { $0 += 1 } }
+                if (GuardedQueue.current != .transportLoop) { offQueue.withLock { $0 += 1 } }
                 ran.withLock { $0.append(index) }
                 if index == links - 1 {
                     turnsAtEnd.withLock { $0 = delegate.turns.withLock { $0 } }

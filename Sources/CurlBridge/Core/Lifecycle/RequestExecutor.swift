@@ -35,7 +35,9 @@ final class RequestExecutor {
     private let observers: [any RequestObserver]
     /// Whether monitors want heads (the log does not).
     let hasMonitors: Bool
-    /// The level of the caller's request's effective logger, read once when the executor is made.
+    /// The level of the caller's request's effective logger, read once when the executor is made;
+    /// a hop other than a plain request's first reads its own request's again (an adapter may
+    /// have given it another logger).
     private let requestLogLevel: Logger.Level
     /// The running hop's body, when no consumer takes it: inside the executor, not an object of
     /// its own. Changed by every body piece, so, like ``machine``, unchecked at run time.
@@ -62,12 +64,10 @@ final class RequestExecutor {
         let retriers = own.isEmpty ? environment.retriers : own.filter(\.decidesRetries) + environment.retriers
         let hasMonitors = !environment.monitors.monitors.isEmpty
         var observers: [any RequestObserver] = hasMonitors ? [environment.monitors] : []
-        // Read once for the log and the first hop's trace: each read copies the logger's handler.
+        // Read once for the log and a plain first hop's trace (see ``start()``).
         let logLevel = environment.defaults.logging.level(of: request)
         requestLogLevel = logLevel
-        if let log = RequestLog(
-            logger: environment.defaults.logging.logger, options: environment.defaults.logging.options, request: request, id: id,
-            level: logLevel) {
+        if let log = RequestLog(environment.defaults.logging, request: request, id: id, level: logLevel) {
             observers.append(log)
         }
         self.observers = observers
@@ -155,6 +155,8 @@ final class RequestExecutor {
     func start() -> Launch? {
         if let plain = machine.startPlainly() {
             if plain.countsInBudget { perform(.countRequestInBudget) }
+            // Plain, so not observed: its log level is above debug, and its hop is not traced.
+            assert(requestLogLevel > .debug, "a plain request has no request log")
             guard let prepared = prepare(machine.setup.original, logLevel: requestLogLevel) else { return nil }
             firstHop = prepared
             return .nothing

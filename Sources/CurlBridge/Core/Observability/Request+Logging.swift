@@ -26,13 +26,6 @@ extension Request {
         logger ?? fallback
     }
 
-    /// The level of ``effectiveLogger(_:)``, read without copying `fallback` (a copy of a logger
-    /// is a retain and a release of each of its references). A transport's requests read it
-    /// through ``RequestLogDefaults/level(of:)``, which holds the configuration's handler apart.
-    func effectiveLogLevel(_ fallback: Logger) -> Logger.Level {
-        logger?.logLevel ?? fallback.logLevel
-    }
-
     /// What its transfer needs to log curl's verbose output, or `nil` — the common case, costing
     /// one level check — when the effective logger is above `trace`.
     ///

@@ -54,17 +54,16 @@ struct RequestLog: Sendable {
     /// pays nothing for logging.
     ///
     /// - Parameters:
-    ///   - logger: The configuration's logger; the request's own ``Request/logger`` wins.
-    ///   - options: What may be logged.
+    ///   - defaults: The transport's logging defaults: its logger (the request's own
+    ///     ``Request/logger`` wins) and what may be logged.
     ///   - request: The request as the caller made it (before adapters).
     ///   - id: The request's id.
-    ///   - level: The level of the request's effective logger, when the caller has read it;
-    ///     read here otherwise.
-    init?(logger: Logger, options: LoggingOptions, request: Request, id: UInt64, level: Logger.Level? = nil) {
-        guard level ?? request.effectiveLogLevel(logger) <= .debug else { return nil }
-        let logger = request.effectiveLogger(logger)
-        self.logger = logger
-        redactor = LogRedactor(options: options)
+    ///   - level: The level of the request's effective logger (``RequestLogDefaults/level(of:)``),
+    ///     which the caller reads once for this and the first hop's trace.
+    init?(_ defaults: RequestLogDefaults, request: Request, id: UInt64, level: Logger.Level) {
+        guard level <= .debug else { return nil }
+        logger = request.effectiveLogger(defaults.logger)
+        redactor = LogRedactor(options: defaults.options)
         self.id = .stringConvertible(id)
         method = .string(request.method.rawValue)
         url = .string(redactor.url(request.url))

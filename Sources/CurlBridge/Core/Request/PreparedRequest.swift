@@ -47,7 +47,7 @@ final class PreparedRequest: Sendable {
     /// asked by a cache that may store the response, which must know whose it is.
     let reportsSentCookies: Bool
 
-    /// Creates a prepared request from its parts (``Request/prepared(with:)`` checks them).
+    /// Creates a prepared request from its parts (``Request/prepared(with:logLevel:)`` checks them).
     init(
         method: HTTPRequest.Method,
         url: String,

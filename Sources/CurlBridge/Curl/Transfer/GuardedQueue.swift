@@ -11,7 +11,8 @@ enum GuardedQueue {
     case main
 
     /// The key the marks are set under. Making it marks `DispatchQueue.main`, so every reader of
-    /// the key sees the main queue marked.
+    /// the key sees the main queue marked: the first transport made (which marks its loop's
+    /// queue) or the first blocking check, whichever comes first.
     static let key: DispatchSpecificKey<GuardedQueue> = {
         let key = DispatchSpecificKey<GuardedQueue>()
         DispatchQueue.main.setSpecific(key: key, value: .main)
