@@ -36,6 +36,9 @@ struct QueueRun: Sendable {
         if queue.recovery.rejoined > 0 {
             StandardStream.error.write("cb: rejoined \(queue.recovery.rejoined) unfinished download(s) from \(stateDirectory.path)\n")
         }
+        // Listened to before anything is enqueued: the stream has only the events from its making
+        // on, and a download may end before the last one is enqueued.
+        var events = queue.events.makeAsyncIterator()
         let known = Set(queue.downloads.map { "\($0.url) \($0.destination.path)" })
         do throws(RequestError) {
             for download in downloads where !known.contains("\(download.url) \(download.destination.standardizedFileURL.path)") {
@@ -46,24 +49,29 @@ struct QueueRun: Sendable {
             await queue.close()
             return ExitStatus(error)
         }
-        let events = queue.events
         var outcome = Self.outcome(queue.downloads)
-        if outcome == nil {
-            for await event in events {
-                switch event {
-                case .changed(let download):
-                    report(download)
-                case .diskFull(let error):
-                    StandardStream.error.write("cb: \(error.message): the queue is paused; make room and run again\n")
-                case .progress:
-                    continue
-                }
-                outcome = Self.outcome(queue.downloads)
-                if outcome != nil || Task.isCancelled { break }
-            }
+        while outcome == nil, !Task.isCancelled, let event = await events.next() {
+            handle(event)
+            outcome = Self.outcome(queue.downloads)
         }
         await queue.close()
+        // The queue's state runs ahead of its events, which reach the stream in order on a queue
+        // of their own: the batch can be over while the lines of its last downloads are still on
+        // their way. Closing ends the stream after them, so they are reported too.
+        while let event = await events.next() { handle(event) }
         return outcome ?? .interrupted
+    }
+
+    /// Reports one event: a download's change (each in verbose mode, a failure always), or a full disk.
+    private func handle(_ event: DownloadQueueEvent) {
+        switch event {
+        case .changed(let download):
+            report(download)
+        case .diskFull(let error):
+            StandardStream.error.write("cb: \(error.message): the queue is paused; make room and run again\n")
+        case .progress:
+            break
+        }
     }
 
     /// How a batch ends once every download is final or paused: the first failure's status.
