@@ -40,6 +40,7 @@ struct QueueRun: Sendable {
         // on, and a download may end before the last one is enqueued.
         var events = queue.events.makeAsyncIterator()
         let known = Set(queue.downloads.map { "\($0.url) \($0.destination.path)" })
+        let endedBefore = Set(queue.downloads.filter(\.state.isFinal).map(\.id))  // an earlier run's: not reported again
         do throws(RequestError) {
             for download in downloads where !known.contains("\(download.url) \(download.destination.standardizedFileURL.path)") {
                 try queue.enqueue(.get(download.url), to: download.destination)
@@ -50,23 +51,34 @@ struct QueueRun: Sendable {
             return ExitStatus(error)
         }
         var outcome = Self.outcome(queue.downloads)
+        var reported = Set<Report>()
         while outcome == nil, !Task.isCancelled, let event = await events.next() {
-            handle(event)
+            handle(event, reported: &reported)
             outcome = Self.outcome(queue.downloads)
         }
         await queue.close()
-        // The queue's state runs ahead of its events, which reach the stream in order on a queue
-        // of their own: the batch can be over while the lines of its last downloads are still on
-        // their way. Closing ends the stream after them, so they are reported too.
-        while let event = await events.next() { handle(event) }
+        // The queue's state runs ahead of its events: the batch can be judged over while the
+        // events of its last downloads are still on their way, or not yet sent when closing ends
+        // the stream. The ones on their way are reported from the stream, and any final state
+        // still unreported from the queue itself, once each.
+        while let event = await events.next() { handle(event, reported: &reported) }
+        for download in queue.downloads where download.state.isFinal || download.state == .paused {
+            if !endedBefore.contains(download.id) { report(download, reported: &reported) }
+        }
         return outcome ?? .interrupted
     }
 
+    /// A download's state, as reported: each is reported once.
+    private struct Report: Hashable {
+        let id: UInt64
+        let state: QueuedDownload.State
+    }
+
     /// Reports one event: a download's change (each in verbose mode, a failure always), or a full disk.
-    private func handle(_ event: DownloadQueueEvent) {
+    private func handle(_ event: DownloadQueueEvent, reported: inout Set<Report>) {
         switch event {
         case .changed(let download):
-            report(download)
+            report(download, reported: &reported)
         case .diskFull(let error):
             StandardStream.error.write("cb: \(error.message): the queue is paused; make room and run again\n")
         case .progress:
@@ -83,7 +95,8 @@ struct QueueRun: Sendable {
         return .success
     }
 
-    private func report(_ download: QueuedDownload) {
+    private func report(_ download: QueuedDownload, reported: inout Set<Report>) {
+        guard reported.insert(Report(id: download.id, state: download.state)).inserted else { return }
         guard isVerbose || download.state == .failed else { return }
         var line = "* \(download.destination.lastPathComponent): \(download.state.rawValue)"
         if download.state == .finished { line += ", \(download.bytesOnDisk) bytes, sha256 \(download.sha256 ?? "-")" }

@@ -71,7 +71,11 @@ import Testing
         let second = try await cb.run(arguments)
 
         #expect(first.status == 0, "\(first)")
-        #expect(first.error.contains("finished, 300000 bytes, sha256 \(sha256Hex(resourceBytes(count: 300_000)))"), "\(first)")
+        #expect(first.error.contains("* 300000: finished, 300000 bytes, sha256 \(sha256Hex(resourceBytes(count: 300_000)))"), "\(first)")
+        #expect(first.error.contains("* 5000: finished, 5000 bytes, sha256 \(sha256Hex(resourceBytes(count: 5000, version: 2)))"), "\(first)")
+        // Each download's end is reported once, in the run that ended it.
+        #expect(first.error.components(separatedBy: ": finished,").count == 3, "\(first)")
+        #expect(!second.error.contains("finished"), "\(second)")
         expectSameBytes(try? Data(contentsOf: directory.appendingPathComponent("out/300000")), resourceBytes(count: 300_000))
         expectSameBytes(try? Data(contentsOf: directory.appendingPathComponent("out/5000")), resourceBytes(count: 5000, version: 2))
         #expect(second.status == 0, "\(second)")
