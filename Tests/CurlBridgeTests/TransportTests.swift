@@ -107,7 +107,11 @@ import Testing
         }
         let handle = try #require(transport.start(Request.get("bytes/300000").timeout(idle: .seconds(3)), events: events))
         var progress = steps.makeAsyncIterator()
-        try #require(await progress.next() == .paused)
+        // Once in 20 loaded runs of the suite the first step was not the pause (issue 37's
+        // sixteenth stop): say what it was, to tell a limit that passed before the first byte
+        // from anything else.
+        let first = await progress.next()
+        try #require(first == .paused, "the first step was \(String(describing: first))")
         #expect(await Self.idleLimitPassed(.seconds(3), on: transport) == .idleTimedOut)
         handle.resume()
         let outcome = try #require(await progress.next()?.outcome)
