@@ -43,7 +43,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "BenchSwiftFloor",
-            dependencies: ["BenchSupport", "CBenchSwiftFloor"]
+            dependencies: ["BenchSupport", "CBenchSwiftFloor", .product(name: "CurlBridge", package: "CurlBridge")]
         ),
         // The upload workload's receiver: reads every body to the end, then answers with its size.
         .executableTarget(

@@ -14,6 +14,9 @@ final class FloorLoop: TaskExecutor, @unchecked Sendable {
     @exclusivity(unchecked) private var submitted: [FloorTransfer] = []
     /// The list the driving thread takes ``submitted`` into, swapped so that neither reallocates.
     @exclusivity(unchecked) private var starting: [FloorTransfer] = []
+    /// Kept transfers to cancel, under the mutex, and the list the driving thread takes them into.
+    @exclusivity(unchecked) private var cancels: [FloorTransfer] = []
+    @exclusivity(unchecked) private var cancelling: [FloorTransfer] = []
     /// Jobs of tasks that prefer this executor, under the mutex, and the list they are run from.
     @exclusivity(unchecked) private var jobs: [UnownedJob] = []
     @exclusivity(unchecked) private var jobsToRun: [UnownedJob] = []
@@ -41,6 +44,15 @@ final class FloorLoop: TaskExecutor, @unchecked Sendable {
     func submit(_ transfer: FloorTransfer) {
         pthread_mutex_lock(mutex)
         submitted.append(transfer)
+        pthread_mutex_unlock(mutex)
+        wakeUnlessDriving()
+    }
+
+    /// Ends `transfer` with `CURLE_ABORTED_BY_CALLBACK` if it has not ended, from any thread, at
+    /// any moment (before it is submitted too).
+    func cancel(_ transfer: FloorTransfer) {
+        pthread_mutex_lock(mutex)
+        cancels.append(transfer)
         pthread_mutex_unlock(mutex)
         wakeUnlessDriving()
     }
@@ -85,9 +97,14 @@ final class FloorLoop: TaskExecutor, @unchecked Sendable {
     private func turn(until isDone: () -> Bool) {
         pthread_mutex_lock(mutex)
         swap(&submitted, &starting)
+        swap(&cancels, &cancelling)
         pthread_mutex_unlock(mutex)
         for transfer in starting { start(transfer) }
         starting.removeAll(keepingCapacity: true)
+        if !cancelling.isEmpty {
+            for transfer in cancelling { end(transfer) }
+            cancelling.removeAll(keepingCapacity: true)
+        }
         var running: Int32 = 0
         curl_multi_perform(multi, &running)
         var left: Int32 = 0
@@ -101,18 +118,22 @@ final class FloorLoop: TaskExecutor, @unchecked Sendable {
         for job in jobsToRun { job.runSynchronously(on: asUnownedTaskExecutor()) }
         jobsToRun.removeAll(keepingCapacity: true)
         pthread_mutex_lock(mutex)
-        let idle = submitted.isEmpty && jobs.isEmpty
+        let idle = submitted.isEmpty && cancels.isEmpty && jobs.isEmpty
         pthread_mutex_unlock(mutex)
         if idle, !isDone() { curl_multi_poll(multi, nil, 0, 1000, nil) }
     }
 
     private func start(_ transfer: FloorTransfer) {
+        if transfer.isCancelled { return transfer.complete(CURLE_ABORTED_BY_CALLBACK, status: 0) }
         let errorBuffer = spareErrorBuffers.popLast() ?? .allocate(capacity: Int(CURL_ERROR_SIZE))
         transfer.errorBuffer = errorBuffer
         let context = Unmanaged.passRetained(transfer).toOpaque()
-        guard let easy = swift_floor_easy(
-            url, userAgent, cacert, errorBuffer, context, FloorTransfer.receiveHeaderLine, FloorTransfer.receiveBody)
-        else {
+        let made = if let kept = transfer.kept {
+            kept.url.withCString { easy(for: $0, errorBuffer, context) }
+        } else {
+            easy(for: url, errorBuffer, context)
+        }
+        guard let easy = made else {
             Unmanaged<FloorTransfer>.fromOpaque(context).release()
             return transfer.complete(CURLE_OUT_OF_MEMORY, status: 0)
         }
@@ -120,13 +141,40 @@ final class FloorLoop: TaskExecutor, @unchecked Sendable {
         curl_multi_add_handle(multi, easy)
     }
 
+    /// A fresh easy handle for `url`, with the loop's options.
+    private func easy(
+        for url: UnsafePointer<CChar>, _ errorBuffer: UnsafeMutablePointer<CChar>, _ context: UnsafeMutableRawPointer
+    ) -> UnsafeMutableRawPointer? {
+        swift_floor_easy(
+            url, userAgent, cacert, errorBuffer, context, FloorTransfer.receiveHeaderLine, FloorTransfer.receiveBody)
+    }
+
     private func finish(_ easy: UnsafeMutableRawPointer, code: CURLcode) {
         let transfer = Unmanaged<FloorTransfer>.fromOpaque(swift_floor_context(easy)!).takeRetainedValue()
         let status = swift_floor_status(easy)
+        let metrics = transfer.kept != nil && code == CURLE_OK ? FloorMetrics(easy) : nil
+        release(transfer, easy)
+        transfer.complete(code, status: status, metrics: metrics)
+    }
+
+    /// A cancel: ends `transfer` now if it runs, when it would start if it has not started yet,
+    /// and not at all if it has ended.
+    private func end(_ transfer: FloorTransfer) {
+        guard !transfer.hasEnded else { return }
+        guard let easy = transfer.easy else {
+            transfer.isCancelled = true
+            return
+        }
+        Unmanaged.passUnretained(transfer).release()  // the reference the handle's private pointer held
+        release(transfer, easy)
+        transfer.complete(CURLE_ABORTED_BY_CALLBACK, status: 0)
+    }
+
+    /// Takes `easy` out of curl and cleans it up, keeping its error buffer.
+    private func release(_ transfer: FloorTransfer, _ easy: UnsafeMutableRawPointer) {
         curl_multi_remove_handle(multi, easy)
         curl_easy_cleanup(easy)
         transfer.easy = nil
         if let errorBuffer = transfer.errorBuffer { spareErrorBuffers.append(errorBuffer) }
-        transfer.complete(code, status: status)
     }
 }

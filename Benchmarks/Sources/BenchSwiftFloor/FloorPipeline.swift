@@ -1,4 +1,5 @@
 import BenchSupport
+import CBenchSwiftFloor
 import Dispatch
 import Synchronization
 
@@ -12,8 +13,15 @@ final class FloorPipeline: Sendable {
     private let finished = Atomic<Int>(0)
     private let done = DispatchSemaphore(value: 0)
 
-    init(loop: FloorLoop, requests: Int, complete: @escaping @Sendable (Result<FloorResponse, FloorError>, UInt64) -> Void) {
+    /// The kept floor's first request (each request's URL is checked again), `nil` for the floor.
+    private let kept: KeptRequest?
+
+    init(
+        loop: FloorLoop, requests: Int, kept: KeptRequest?,
+        complete: @escaping @Sendable (Result<FloorResponse, FloorError>, UInt64) -> Void
+    ) {
         self.loop = loop
+        self.kept = kept
         dispenser = IndexDispenser(total: requests)
         self.complete = complete
     }
@@ -27,7 +35,7 @@ final class FloorPipeline: Sendable {
     private func startNext() {
         guard dispenser.take() != nil else { return }
         let start = monotonicNanoseconds()
-        loop.submit(FloorTransfer { result in
+        let completion: @Sendable (Result<FloorResponse, FloorError>) -> Void = { result in
             self.completions.async {
                 self.complete(result, start)
                 self.startNext()
@@ -35,6 +43,13 @@ final class FloorPipeline: Sendable {
                     self.done.signal()
                 }
             }
-        })
+        }
+        guard let kept else { return loop.submit(FloorTransfer(completion: completion)) }
+        // The transfer is the caller's handle to cancel it with (`FloorLoop.cancel`), as a
+        // CurlBridge callback request's is.
+        guard let request = kept.again() else {
+            return completion(.failure(FloorError(code: Int(CURLE_URL_MALFORMAT.rawValue))))
+        }
+        loop.submit(FloorTransfer(kept: request, completion: completion))
     }
 }

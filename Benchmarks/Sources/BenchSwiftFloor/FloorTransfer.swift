@@ -1,13 +1,15 @@
 import CBenchSwiftFloor
+@_spi(KeptWork) import CurlBridge
 import FoundationEssentials
 import Glibc
 
 /// A response as the floor hands it back: the least any Swift client returns — the status, the
-/// header lines as curl delivered them, and the body.
+/// header lines as curl delivered them, and the body; the kept floor adds the transfer's metrics.
 struct FloorResponse: Sendable {
     let status: Int
     let headerLines: Data
     let body: Data
+    let metrics: FloorMetrics?
 }
 
 /// A transfer curl failed, with its `CURLcode`.
@@ -20,33 +22,54 @@ struct FloorError: Error {
 /// raw libcurl's `--collect` sizes it — and where its outcome goes. Made by the caller, then touched
 /// only by the thread driving the loop until its outcome is handed back: the header lines and the
 /// body as `Data` that takes over each buffer without a copy.
+///
+/// A kept transfer (``KeptRequest``) also brings its own checked URL, passes each header line
+/// through CurlBridge's response head guard, hands back the transfer's metrics, and can be
+/// cancelled (``FloorLoop/cancel(_:)``).
 final class FloorTransfer: @unchecked Sendable {
     @exclusivity(unchecked) var easy: UnsafeMutableRawPointer?
     @exclusivity(unchecked) var errorBuffer: UnsafeMutablePointer<CChar>?
     @exclusivity(unchecked) private var headerLines = Bytes()
     @exclusivity(unchecked) private var body = Bytes()
-    private let completion: @Sendable (Result<FloorResponse, FloorError>) -> Void
+    /// The kept floor's request, `nil` for the floor's (the loop's URL, no checks, no metrics).
+    let kept: KeptRequest?
+    @exclusivity(unchecked) private var headGuard: KeptWork.HeadGuard?
+    /// Whether a cancel came before the loop started the transfer, and whether it has ended: the
+    /// loop's alone.
+    @exclusivity(unchecked) var isCancelled = false
+    @exclusivity(unchecked) var hasEnded = false
+    /// Set once by the caller before the transfer is submitted, then read by the loop.
+    @exclusivity(unchecked) var completion: @Sendable (Result<FloorResponse, FloorError>) -> Void
 
-    /// A transfer reporting its outcome to `completion`, once, on the loop's thread.
-    init(completion: @escaping @Sendable (Result<FloorResponse, FloorError>) -> Void) {
+    /// A transfer reporting its outcome to `completion`, once, on the loop's thread; a kept one
+    /// when `kept` is given.
+    init(kept: KeptRequest? = nil, completion: @escaping @Sendable (Result<FloorResponse, FloorError>) -> Void = { _ in }) {
+        self.kept = kept
+        headGuard = kept.map { KeptWork.HeadGuard(limit: $0.maximumHeaderSize) }
         self.completion = completion
     }
 
-    /// Hands the outcome of a transfer curl ended with `code` to the completion.
-    func complete(_ code: CURLcode, status: Int) {
+    /// Hands the outcome of a transfer curl ended with `code` to the completion: the status and,
+    /// for a kept transfer, the metrics, read from its handle before the handle is cleaned up.
+    func complete(_ code: CURLcode, status: Int, metrics: FloorMetrics? = nil) {
+        hasEnded = true
         guard code == CURLE_OK else {
             headerLines.free()
             body.free()
             return completion(.failure(FloorError(code: Int(code.rawValue))))
         }
-        let response = FloorResponse(status: status, headerLines: headerLines.takeData(), body: body.takeData())
+        let response = FloorResponse(
+            status: status, headerLines: headerLines.takeData(), body: body.takeData(), metrics: metrics)
         completion(.success(response))
     }
 
-    /// curl's header callback: keeps the line.
+    /// curl's header callback: keeps the line, after the kept floor's guard accepts it.
     static let receiveHeaderLine: swift_floor_callback = { data, size, count, context in
         let transfer = Unmanaged<FloorTransfer>.fromOpaque(context!).takeUnretainedValue()
         let length = size * count
+        if transfer.headGuard != nil, !transfer.headGuard!.accepts(UnsafeRawBufferPointer(start: data, count: length)) {
+            return 0  // curl ends the transfer with CURLE_WRITE_ERROR
+        }
         return transfer.headerLines.append(data, length, reserving: 512) ? length : 0
     }
 

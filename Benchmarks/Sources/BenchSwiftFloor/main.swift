@@ -3,6 +3,7 @@ import CBenchSwiftFloor
 import Dispatch
 import FoundationEssentials
 import Synchronization
+@_spi(KeptWork) import CurlBridge
 
 // The floor under CurlBridge's instructions (issue 37): what a Swift client over libcurl spends
 // when it does nothing but what every client that returns a response must do.
@@ -19,10 +20,23 @@ import Synchronization
 // the rows differ only in the client. Nothing CurlBridge adds is here: no validation of the
 // request or the response, no policies, no metrics, no cancellation, no logging, no cookie locks.
 
-let arguments = BenchArguments.fromCommandLine(choiceFlag: ("--style", ["blocking", "async", "async-executor", "callback"]))
+let arguments = BenchArguments.fromCommandLine(choiceFlag: (
+    "--style",
+    ["blocking", "async", "async-executor", "callback", "kept-blocking", "kept-async", "kept-async-executor", "kept-callback"]))
 let style = arguments.choice ?? "blocking"
 let run = BenchRun(client: "swift-floor-\(style)", arguments: arguments)
-if style == "blocking", arguments.concurrency > 1 {
+/// The kept floor's first request: the style's floor plus what every CurlBridge request does (``KeptRequest``).
+let kept: KeptRequest?
+if style.hasPrefix("kept-") {
+    guard let request = KeptRequest(url: arguments.url, maximumHeaderSize: Configuration().maximumHeaderSize) else {
+        run.skip("CurlBridge would not send \(arguments.url) as a plain absolute URL")
+    }
+    kept = request
+} else {
+    kept = nil
+}
+let baseStyle = kept == nil ? style : String(style.dropFirst("kept-".count))
+if baseStyle == "blocking", arguments.concurrency > 1 {
     run.skip("the blocking floor drives its loop on the caller's thread: one request in flight")
 }
 let libcurl = String(cString: swift_floor_libcurl_version())
@@ -43,15 +57,28 @@ let loop = FloorLoop(
     }
 }
 
-switch style {
+switch baseStyle {
 case "async", "async-executor":
     loop.startThread()
     run.measure {
-        AsyncWorkers.block(executor: style == "async-executor" ? loop : nil) {
+        AsyncWorkers.block(executor: baseStyle == "async-executor" ? loop : nil) {
             await AsyncWorkers.run(concurrency: arguments.concurrency, requests: arguments.requests) { _ in
                 let start = monotonicNanoseconds()
-                let result = await withUnsafeContinuation { continuation in
-                    loop.submit(FloorTransfer { continuation.resume(returning: $0) })
+                guard let kept else {
+                    let result = await withUnsafeContinuation { continuation in
+                        loop.submit(FloorTransfer { continuation.resume(returning: $0) })
+                    }
+                    return complete(result, since: start)
+                }
+                guard let request = kept.again() else { return run.record(since: start, error: "URL refused") }
+                let transfer = FloorTransfer(kept: request)
+                let result = await withTaskCancellationHandler {
+                    await withUnsafeContinuation { continuation in
+                        transfer.completion = { continuation.resume(returning: $0) }
+                        loop.submit(transfer)
+                    }
+                } onCancel: {
+                    loop.cancel(transfer)
                 }
                 complete(result, since: start)
             }
@@ -59,14 +86,23 @@ case "async", "async-executor":
     }
 case "callback":
     loop.startThread()
-    let pipeline = FloorPipeline(loop: loop, requests: arguments.requests, complete: complete)
+    let pipeline = FloorPipeline(loop: loop, requests: arguments.requests, kept: kept, complete: complete)
     run.measure { pipeline.runToCompletion(concurrency: arguments.concurrency) }
 default:
     run.measure {
         WorkerThreads.run(threads: 1, requests: arguments.requests) { _ in
             let start = monotonicNanoseconds()
             let outcome = Mutex<Result<FloorResponse, FloorError>?>(nil)
-            loop.perform(FloorTransfer { result in outcome.withLock { $0 = result } }) { outcome.withLock { $0 != nil } }
+            let keep: @Sendable (Result<FloorResponse, FloorError>) -> Void = { result in outcome.withLock { $0 = result } }
+            let transfer: FloorTransfer
+            if let kept {
+                guard !KeptWork.refusesBlockingCall() else { return run.record(since: start, error: "blocking call refused") }
+                guard let request = kept.again() else { return run.record(since: start, error: "URL refused") }
+                transfer = FloorTransfer(kept: request, completion: keep)
+            } else {
+                transfer = FloorTransfer(completion: keep)
+            }
+            loop.perform(transfer) { outcome.withLock { $0 != nil } }
             complete(outcome.withLock { $0! }, since: start)
         }
     }

@@ -49,6 +49,23 @@ curl_off_t swift_floor_declared_length(CURL *easy) {
     return length;
 }
 
+void swift_floor_read_metrics(CURL *easy, struct swift_floor_metrics *metrics) {
+    memset(metrics, 0, sizeof *metrics);
+    curl_easy_getinfo(easy, CURLINFO_NAMELOOKUP_TIME_T, &metrics->name_lookup);
+    curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &metrics->connect);
+    curl_easy_getinfo(easy, CURLINFO_APPCONNECT_TIME_T, &metrics->tls_handshake);
+    curl_easy_getinfo(easy, CURLINFO_PRETRANSFER_TIME_T, &metrics->pre_transfer);
+    curl_easy_getinfo(easy, CURLINFO_STARTTRANSFER_TIME_T, &metrics->first_byte);
+    curl_easy_getinfo(easy, CURLINFO_TOTAL_TIME_T, &metrics->total);
+    curl_easy_getinfo(easy, CURLINFO_SIZE_UPLOAD_T, &metrics->bytes_sent);
+    curl_easy_getinfo(easy, CURLINFO_SIZE_DOWNLOAD_T, &metrics->bytes_received);
+    curl_easy_getinfo(easy, CURLINFO_HEADER_SIZE, &metrics->header_bytes);
+    curl_easy_getinfo(easy, CURLINFO_NUM_CONNECTS, &metrics->connects);
+    curl_easy_getinfo(easy, CURLINFO_LOCAL_PORT, &metrics->local_port);
+    curl_easy_getinfo(easy, CURLINFO_PRIMARY_IP, &metrics->remote_address);
+    curl_easy_getinfo(easy, CURLINFO_PRIMARY_PORT, &metrics->remote_port);
+}
+
 void *swift_floor_context(CURL *easy) {
     char *context = NULL;
     curl_easy_getinfo(easy, CURLINFO_PRIVATE, &context);

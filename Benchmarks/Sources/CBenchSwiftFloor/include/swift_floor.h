@@ -19,6 +19,17 @@ long swift_floor_status(CURL *easy);
 /* The Content-Length the response declared, -1 when none. */
 curl_off_t swift_floor_declared_length(CURL *easy);
 
+/* What CurlBridge's TransferMetrics holds, as curl reports it (times in microseconds). */
+struct swift_floor_metrics {
+    curl_off_t name_lookup, connect, tls_handshake, pre_transfer, first_byte, total;
+    curl_off_t bytes_sent, bytes_received;
+    long header_bytes, connects, local_port, remote_port;
+    const char *remote_address; /* valid until the handle is cleaned up */
+};
+
+/* Reads the metrics of a finished transfer: CurlBridge's 13 curl_easy_getinfo calls. */
+void swift_floor_read_metrics(CURL *easy, struct swift_floor_metrics *metrics);
+
 /* The handle's private pointer (its transfer). */
 void *swift_floor_context(CURL *easy);
 
