@@ -46,8 +46,9 @@
 # whatever its configuration, run with CurlBridge's own code where it has any (the URL check, the
 # response head's guard, the blocking guard, through `@_spi(KeptWork)`), the metrics read as
 # CurlBridge reads them, and a cancel that reaches the transfer: the least a client with
-# CurlBridge's guarantees spends, so "extra over its kept floor" is what CurlBridge's request
-# model, policies and layering add, the part a redesign could change.
+# CurlBridge's guarantees spends, as far as the floor is the least (an estimate too, and one that
+# leaves out a few cheap guarantees: Benchmarks/README.md), so "extra over its kept floor" is about
+# what CurlBridge's request model, policies and layering add, the part a redesign could change.
 #
 # Workloads: seq (sequential 100-byte GETs over HTTP/1.1 keep-alive, libcurl-easy as the
 # reference), h1 (64 in flight, HTTP/1.1), h2 (64 in flight, HTTP/2 over TLS), 64k (64 KiB bodies,
@@ -197,7 +198,7 @@ for label, count in rows:
     cells += ["", ""] if label == rows[0][0] else [f"{reference / count:.2f}×", f"{count - reference:,}"]
     if safe is not None:
         cells += ["", ""] if label == safe_label else [f"{safe / count:.2f}×", f"{count - safe:,}"]
-    for prefix in [""] + (["kept-"] if kept_floors else []):
+    for prefix in ([""] if floors else []) + (["kept-"] if kept_floors else []):
         floor = floor_of(label, prefix)
         cells += ["" if floor is None else f"{count - floor:,}"]
     print("| " + " | ".join(cells) + " |")

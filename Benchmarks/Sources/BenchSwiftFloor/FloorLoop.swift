@@ -165,8 +165,10 @@ final class FloorLoop: TaskExecutor, @unchecked Sendable {
             transfer.isCancelled = true
             return
         }
-        Unmanaged.passUnretained(transfer).release()  // the reference the handle's private pointer held
         release(transfer, easy)
+        // The reference the handle's private pointer held: curl holds no message of it (each turn
+        // reads every finished transfer's before the next turn's cancels run).
+        Unmanaged.passUnretained(transfer).release()
         transfer.complete(CURLE_ABORTED_BY_CALLBACK, status: 0)
     }
 

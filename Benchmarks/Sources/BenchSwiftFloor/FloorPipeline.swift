@@ -45,8 +45,8 @@ final class FloorPipeline: Sendable {
             }
         }
         guard let kept else { return loop.submit(FloorTransfer(completion: completion)) }
-        // The transfer is the caller's handle to cancel it with (`FloorLoop.cancel`), as a
-        // CurlBridge callback request's is.
+        // A callback caller would keep the transfer as its handle to `FloorLoop.cancel` it with,
+        // as a CurlBridge callback request returns one; this one makes no use of it.
         guard let request = kept.again() else {
             return completion(.failure(FloorError(code: Int(CURLE_URL_MALFORMAT.rawValue))))
         }

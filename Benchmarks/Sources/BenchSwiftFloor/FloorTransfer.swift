@@ -38,7 +38,8 @@ final class FloorTransfer: @unchecked Sendable {
     /// loop's alone.
     @exclusivity(unchecked) var isCancelled = false
     @exclusivity(unchecked) var hasEnded = false
-    /// Set once by the caller before the transfer is submitted, then read by the loop.
+    /// Where the outcome goes: set by the caller (at `init`, or after it and before the transfer
+    /// is submitted), then read by the loop.
     @exclusivity(unchecked) var completion: @Sendable (Result<FloorResponse, FloorError>) -> Void
 
     /// A transfer reporting its outcome to `completion`, once, on the loop's thread; a kept one
@@ -67,7 +68,7 @@ final class FloorTransfer: @unchecked Sendable {
     static let receiveHeaderLine: swift_floor_callback = { data, size, count, context in
         let transfer = Unmanaged<FloorTransfer>.fromOpaque(context!).takeUnretainedValue()
         let length = size * count
-        if transfer.headGuard != nil, !transfer.headGuard!.accepts(UnsafeRawBufferPointer(start: data, count: length)) {
+        if transfer.headGuard?.accepts(UnsafeRawBufferPointer(start: data, count: length)) == false {
             return 0  // curl ends the transfer with CURLE_WRITE_ERROR
         }
         return transfer.headerLines.append(data, length, reserving: 512) ? length : 0

@@ -7,7 +7,7 @@ import Synchronization
 
 // The floor under CurlBridge's instructions (issue 37): what a Swift client over libcurl spends
 // when it does nothing but what every client that returns a response must do.
-//   bench-swift-floor --style blocking|async|async-executor|callback --url URL --requests N --concurrency C [--cacert PATH]
+//   bench-swift-floor --style [kept-]blocking|async|async-executor|callback --url URL --requests N --concurrency C [--cacert PATH]
 // The same curl work as `bench-libcurl --mode multi --fresh-handle --collect` (a fresh easy handle
 // per request, the same options), driven from Swift: each request handed to a curl multi handle
 // driven by a thread of its own (async, callback) or by the blocking caller itself (blocking, as
@@ -19,6 +19,9 @@ import Synchronization
 // bench-curlbridge's, and `complete` below mirrors `CurlBridgeSetup.complete` on purpose, so that
 // the rows differ only in the client. Nothing CurlBridge adds is here: no validation of the
 // request or the response, no policies, no metrics, no cancellation, no logging, no cookie locks.
+// The kept styles (`kept-async` …) add what every CurlBridge request does whatever its
+// configuration, with CurlBridge's own code where it has any (``KeptRequest``): the URL check, the
+// response head's guard, the metrics, a cancel that reaches the transfer, the blocking guard.
 
 let arguments = BenchArguments.fromCommandLine(choiceFlag: (
     "--style",
