@@ -6,9 +6,11 @@ import CBenchSwiftFloor
 /// (`KeptWork.isPlainURL`); each header line through CurlBridge's response head guard; the
 /// transfer's metrics read as `TransferMetrics` reads them; and a cancel that reaches the transfer
 /// (async: a task cancellation handler; callback and blocking: the transfer itself, as a handle).
-/// The blocking style also asks the blocking guard before each call. What it leaves out is what
-/// CurlBridge could in principle skip for a plain GET: the request value and its preparation,
-/// the policies' decisions, logging, the error model, the transfer tables.
+/// The blocking style also asks the blocking guard before each call. It leaves out what CurlBridge
+/// could in principle skip for a plain GET (the request value and its preparation, the policies'
+/// decisions, logging, the error model, the transfer tables), and also guarantees on by default
+/// that are cheap but not skippable (the idle clock, the protocol lock, the body cap, the
+/// response's URL and version, the cookie locks): a lower bound by those.
 struct KeptRequest: Sendable {
     let url: String
     let maximumHeaderSize: Int
